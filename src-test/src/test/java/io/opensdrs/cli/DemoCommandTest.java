@@ -1,0 +1,58 @@
+package io.opensdrs.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DemoCommandTest {
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream oldOut = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            CommandLine cli = SdrsCommand.commandLine();
+            cli.setErr(new PrintWriter(err, true));
+            cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+            int exit = cli.execute(args);
+            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString());
+        } finally {
+            System.setOut(oldOut);
+        }
+    }
+
+    @Test
+    void demoPrintsTheShippedWorld() {
+        Run r = run("demo");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out())
+                .contains("World 'demo': 6 datastores, 4 hosts, 14 VMs, 22 virtual disks")
+                .contains("gold-7k1")
+                .contains("at hour     8: datastore gold-ssd2 added to cluster gold");
+    }
+
+    @Test
+    void aBrokenScenarioFileExitsTwoNamingTheField(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("broken.json");
+        Files.writeString(f, "{\"name\":\"x\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":-1,"
+                + "\"device\":{\"type\":\"ssd\"}}],\"hosts\":[{\"name\":\"h\",\"datastores\":[\"ds1\"]}],\"vms\":[]}");
+        Run r = run("demo", "--scenario", f.toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("error:").contains("$.datastores[0].capacityGB");
+        assertThat(r.out()).doesNotContain("World 'x'");
+    }
+}

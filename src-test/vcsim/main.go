@@ -1,0 +1,5 @@
+package main
+
+import _ "github.com/vmware/govmomi/simulator"
+
+func main() {}
