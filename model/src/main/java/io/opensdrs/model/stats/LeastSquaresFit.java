@@ -1,0 +1,115 @@
+package io.opensdrs.model.stats;
+
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.linear.MatrixUtils;
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.linear.RealVector;
+import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
+
+/**
+ * A multiple linear regression y = Wβ + ε fitted by ordinary least squares (Romano Eqs. 4
+ * and 7, Noorshams Eqs. 1–3), with the per-coefficient t-tests and the prediction interval
+ * for a new observation that ordinary least-squares theory gives.
+ */
+public final class LeastSquaresFit {
+
+    private final double[] beta;
+    private final double[] standardErrors;
+    private final RealMatrix unscaledCovariance;
+    private final double errorVariance;
+    private final double residualSumOfSquares;
+    private final double rSquared;
+    private final int observations;
+    private final boolean intercept;
+
+    private LeastSquaresFit(OLSMultipleLinearRegression ols, int observations, boolean intercept) {
+        this.beta = ols.estimateRegressionParameters();
+        this.standardErrors = ols.estimateRegressionParametersStandardErrors();
+        this.unscaledCovariance = MatrixUtils.createRealMatrix(ols.estimateRegressionParametersVariance());
+        this.errorVariance = ols.estimateErrorVariance();
+        this.residualSumOfSquares = ols.calculateResidualSumOfSquares();
+        this.rSquared = ols.calculateRSquared();
+        this.observations = observations;
+        this.intercept = intercept;
+    }
+
+    /**
+     * Fits y on the columns of {@code design}.
+     *
+     * @param withIntercept whether to add a constant column (Romano's model has none: every
+     *     term holds O, Eq. 17)
+     */
+    public static LeastSquaresFit of(double[][] design, double[] y, boolean withIntercept) {
+        int columns = design.length == 0 ? 0 : design[0].length + (withIntercept ? 1 : 0);
+        if (design.length <= columns) {
+            throw new IllegalArgumentException("least squares needs more points than coefficients: "
+                    + design.length + " points, " + columns + " coefficients");
+        }
+        OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
+        ols.setNoIntercept(!withIntercept);
+        ols.newSampleData(y, design);
+        return new LeastSquaresFit(ols, design.length, withIntercept);
+    }
+
+    /** β in the order of the design columns, preceded by the constant when there is one. */
+    public double[] coefficients() {
+        return beta.clone();
+    }
+
+    public double residualSumOfSquares() {
+        return residualSumOfSquares;
+    }
+
+    /** σ̂² = SSE / (n − p). */
+    public double errorVariance() {
+        return errorVariance;
+    }
+
+    public int residualDegreesOfFreedom() {
+        return observations - beta.length;
+    }
+
+    public double rSquared() {
+        return rSquared;
+    }
+
+    /** Two-sided p-value of the t-test that coefficient {@code i} is zero. */
+    public double pValue(int i) {
+        double t = beta[i] / standardErrors[i];
+        TDistribution dist = new TDistribution(residualDegreesOfFreedom());
+        return 2 * dist.cumulativeProbability(-Math.abs(t));
+    }
+
+    public double predict(double[] row) {
+        RealVector x = augmented(row);
+        return x.dotProduct(MatrixUtils.createRealVector(beta));
+    }
+
+    /**
+     * The prediction interval for one new observation at {@code row}:
+     * ŷ ± t(1−(1−c)/2; n−p) · σ̂ · √(1 + xᵀ(WᵀW)⁻¹x). This is what makes "95 % of measured
+     * latencies fall inside" true; Romano Eq. 19 as printed (± 1.96σ/√n) is the interval for
+     * the mean and would cover far fewer single measurements.
+     */
+    public double[] predictionInterval(double[] row, double confidence) {
+        RealVector x = augmented(row);
+        double yHat = x.dotProduct(MatrixUtils.createRealVector(beta));
+        double leverage = unscaledCovariance.operate(x).dotProduct(x);
+        double t = new TDistribution(residualDegreesOfFreedom()).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        double half = t * Math.sqrt(errorVariance * (1 + leverage));
+        return new double[] {yHat - half, yHat + half};
+    }
+
+    private RealVector augmented(double[] row) {
+        if (row.length + (intercept ? 1 : 0) != beta.length) {
+            throw new IllegalArgumentException("row has " + row.length + " terms, model has " + beta.length);
+        }
+        double[] full = new double[beta.length];
+        int offset = intercept ? 1 : 0;
+        if (intercept) {
+            full[0] = 1;
+        }
+        System.arraycopy(row, 0, full, offset, row.length);
+        return MatrixUtils.createRealVector(full);
+    }
+}

@@ -1,0 +1,11 @@
+package io.opensdrs.model.cli;
+
+import java.util.List;
+
+/** The model names the CLI tests exercise; grows as models are registered. */
+final class ModelNames {
+    static final List<String> ALL = List.of("pesto");
+
+    private ModelNames() {
+    }
+}
