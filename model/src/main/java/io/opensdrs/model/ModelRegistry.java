@@ -1,5 +1,6 @@
 package io.opensdrs.model;
 
+import io.opensdrs.model.basil.BasilModel;
 import io.opensdrs.model.pesto.LqSlopeModel;
 
 import java.util.Collections;
@@ -16,6 +17,7 @@ public final class ModelRegistry {
     /** The four models of SPEC §3.1–3.4 under their registry names. */
     public static ModelRegistry withBuiltInModels() {
         ModelRegistry registry = new ModelRegistry();
+        registry.register(BasilModel.NAME, BasilModel::new);
         registry.register(LqSlopeModel.NAME, LqSlopeModel::new);
         return registry;
     }

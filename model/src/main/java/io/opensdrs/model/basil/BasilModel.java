@@ -1,0 +1,138 @@
+package io.opensdrs.model.basil;
+
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * BASIL (Gulati, Kumar, Ahmad): latency L = (K1+OIO)(K2+IOsize)(K3+read%/100)(K4+random%/100)/K5
+ * (BASIL Eq. 1). K1..K4 are medians over pairs differing in one characteristic (Eqs. 2–3);
+ * K5 is the least-squares fit of latency on the numerator through the origin. Workloads
+ * placed together add their metrics (BASIL §4: Σ L_i), so a set's latency is Σ L_i / K5.
+ *
+ * <p>When the observations never vary a characteristic, its factor is a constant that K5
+ * absorbs; its K is then set to 0 and reported as such.
+ */
+public final class BasilModel implements DatastoreModel {
+
+    public static final String NAME = "basil";
+
+    private BasilWorkloadMetric metric;
+    private double k5;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public FitSummary fit(List<Observation> observations) {
+        if (observations.size() < 2) {
+            throw new IllegalArgumentException("basil needs at least 2 observations, got " + observations.size());
+        }
+        double[] k = new double[4];
+        for (int c = 0; c < 4; c++) {
+            double median = PairwiseConstantEstimator.median(observations, c);
+            k[c] = Double.isNaN(median) ? 0 : median;
+        }
+        if (Double.isNaN(PairwiseConstantEstimator.median(observations, 0))) {
+            throw new IllegalArgumentException("basil needs pairs of observations differing only in oio to find K1");
+        }
+        BasilWorkloadMetric candidate = new BasilWorkloadMetric(k[0], k[1], k[2], k[3]);
+        SimpleRegression latencyOnMetric = new SimpleRegression(false);
+        for (Observation o : observations) {
+            latencyOnMetric.addData(candidate.of(o.workload()), o.latencyMs());
+        }
+        double slope = latencyOnMetric.getSlope();
+        if (!(slope > 0)) {
+            throw new IllegalArgumentException("basil: latency does not grow with the workload metric (slope " + slope + ")");
+        }
+        metric = candidate;
+        k5 = 1 / slope;
+        Map<String, Double> parameters = new LinkedHashMap<>();
+        parameters.put("K1", k[0]);
+        parameters.put("K2", k[1]);
+        parameters.put("K3", k[2]);
+        parameters.put("K4", k[3]);
+        parameters.put("K5", k5);
+        return new FitSummary(NAME, rSquared(observations), parameters, observations.size());
+    }
+
+    private double rSquared(List<Observation> observations) {
+        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
+        double sse = 0;
+        double sst = 0;
+        for (Observation o : observations) {
+            double r = o.latencyMs() - predict(o.workload()).latencyMs();
+            sse += r * r;
+            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
+        }
+        return sst == 0 ? 0 : 1 - sse / sst;
+    }
+
+    @Override
+    public boolean isFitted() {
+        return metric != null;
+    }
+
+    public BasilWorkloadMetric metric() {
+        requireFitted();
+        return metric;
+    }
+
+    public double k5() {
+        requireFitted();
+        return k5;
+    }
+
+    /** O summed, the rest weighted by O (for callers that need one workload). */
+    @Override
+    public Workload aggregate(List<Workload> workloads) {
+        if (workloads.isEmpty()) {
+            throw new IllegalArgumentException("nothing to aggregate: no workloads");
+        }
+        double o = workloads.stream().mapToDouble(Workload::outstandingIos).sum();
+        double z = 0;
+        double r = 0;
+        double x = 0;
+        for (Workload w : workloads) {
+            double weight = o == 0 ? 1.0 / workloads.size() : w.outstandingIos() / o;
+            z += weight * w.ioSizeKb();
+            r += weight * w.readFraction();
+            x += weight * w.randomFraction();
+        }
+        return new Workload(o, z, Math.min(1, r), Math.min(1, x));
+    }
+
+    /** Σ L_i / K5: BASIL adds the workload metrics of co-located workloads (§4). */
+    @Override
+    public Prediction predict(List<Workload> workloads) {
+        requireFitted();
+        double sum = 0;
+        double o = 0;
+        for (Workload w : workloads) {
+            sum += metric.of(w);
+            o += w.outstandingIos();
+        }
+        return Prediction.of(o, sum / k5, null);
+    }
+
+    @Override
+    public Prediction predict(Workload workload) {
+        requireFitted();
+        return Prediction.of(workload.outstandingIos(), metric.of(workload) / k5, null);
+    }
+
+    private void requireFitted() {
+        if (metric == null) {
+            throw new IllegalStateException("basil model is not fitted");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.opensdrs.model.basil;
+
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class BasilModelTest {
+
+    private static final BasilWorkloadMetric TRUE_METRIC = new BasilWorkloadMetric(2.0, 4.0, 0.5, 0.3);
+    private static final double TRUE_K5 = 50;
+
+    private static List<Observation> grid(Random rnd, double noise) {
+        List<Observation> obs = new ArrayList<>();
+        for (int o : new int[] {1, 2, 4, 8, 16, 32}) {
+            for (int z : new int[] {4, 8, 16, 32, 64}) {
+                for (double r : new double[] {0, 0.25, 0.5, 0.75, 1}) {
+                    for (double x : new double[] {0, 0.25, 0.5, 0.75, 1}) {
+                        Workload w = new Workload(o, z, r, x);
+                        double truth = TRUE_METRIC.of(w) / TRUE_K5;
+                        obs.add(new Observation(w, truth * (1 + noise * rnd.nextGaussian())));
+                    }
+                }
+            }
+        }
+        return obs;
+    }
+
+    @Test
+    void recoversConstantsExactlyFromNoiseFreeGenerator() {
+        BasilModel model = new BasilModel();
+        var fit = model.fit(grid(new Random(1), 0));
+        assertThat(fit.parameter("K1")).isCloseTo(2.0, within(1e-9));
+        assertThat(fit.parameter("K2")).isCloseTo(4.0, within(1e-9));
+        assertThat(fit.parameter("K3")).isCloseTo(0.5, within(1e-9));
+        assertThat(fit.parameter("K4")).isCloseTo(0.3, within(1e-9));
+        assertThat(fit.parameter("K5")).isCloseTo(TRUE_K5, within(1e-6));
+        assertThat(fit.rSquared()).isCloseTo(1, within(1e-12));
+    }
+
+    @Test
+    void medianOfPairsAndLeastSquaresK5ReproduceTheGeneratorUnderNoise() {
+        BasilModel model = new BasilModel();
+        var fit = model.fit(grid(new Random(2), 0.02));
+        assertThat(fit.parameter("K1")).isCloseTo(2.0, within(0.2));
+        assertThat(fit.parameter("K2")).isCloseTo(4.0, within(0.4));
+        assertThat(fit.parameter("K3")).isCloseTo(0.5, within(0.05));
+        assertThat(fit.parameter("K4")).isCloseTo(0.3, within(0.03));
+        // Predictions on a fresh noise-free grid match the generator within 5 %.
+        for (Observation o : grid(new Random(3), 0)) {
+            assertThat(model.predict(o.workload()).latencyMs()).isCloseTo(o.latencyMs(), within(0.05 * o.latencyMs()));
+        }
+    }
+
+    @Test
+    void colocatedWorkloadsAddTheirMetricsAndDevicePerformanceIsInverseSlope() {
+        BasilModel model = new BasilModel();
+        model.fit(grid(new Random(1), 0));
+        Workload a = new Workload(4, 8, 1, 1);
+        Workload b = new Workload(8, 64, 0, 0);
+        assertThat(model.predict(List.of(a, b)).latencyMs())
+                .isCloseTo((TRUE_METRIC.of(a) + TRUE_METRIC.of(b)) / TRUE_K5, within(1e-9));
+
+        List<Observation> passive = new ArrayList<>();
+        for (int q = 1; q <= 30; q++) {
+            passive.add(new Observation(Workload.randomRead4k(q), 0.5 * q + 3));
+        }
+        assertThat(DevicePerformance.of(passive)).isCloseTo(2.0, within(1e-9));
+        assertThat(DevicePerformance.normalizedLoad(10, 2)).isEqualTo(5);
+    }
+}
