@@ -2,6 +2,7 @@ package io.opensdrs.model;
 
 import io.opensdrs.model.basil.BasilModel;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ public final class ModelRegistry {
         ModelRegistry registry = new ModelRegistry();
         registry.register(BasilModel.NAME, BasilModel::new);
         registry.register(LqSlopeModel.NAME, LqSlopeModel::new);
+        registry.register(RomanoModel.NAME, RomanoModel::new);
         return registry;
     }
 

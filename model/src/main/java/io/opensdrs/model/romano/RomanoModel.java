@@ -1,0 +1,142 @@
+package io.opensdrs.model.romano;
+
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.Interval;
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+import io.opensdrs.model.stats.LeastSquaresFit;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Romano (Park, Ahmad, Lilja, SoCC'12): a per-datastore regression P = M_W·M_S over the
+ * product terms of {X, R, Z, O} that a factorial ANOVA finds significant (Romano §4.1,
+ * Table 3), coefficients by least squares (Eq. 7), no constant because latency is linear in
+ * O (Eqs. 17–18: P = O·(M'_W·M_S), a workload-specific LQ-slope). Each prediction carries a
+ * 95 % prediction interval (the calibrated form of Eq. 19, see
+ * {@link LeastSquaresFit#predictionInterval}). Aggregation is {@link RomanoAggregation}.
+ */
+public final class RomanoModel implements DatastoreModel {
+
+    public static final String NAME = "romano";
+
+    private final FactorialTermSelection selection;
+    private final double confidence;
+    private List<RomanoTerm> terms;
+    private LeastSquaresFit fit;
+
+    public RomanoModel() {
+        this(FactorialTermSelection.romanoDefault(), 0.95);
+    }
+
+    public RomanoModel(FactorialTermSelection selection, double confidence) {
+        this.selection = selection;
+        this.confidence = confidence;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public FitSummary fit(List<Observation> observations) {
+        List<RomanoTerm> candidates = identifiableTerms(observations);
+        if (observations.size() <= candidates.size() + 1) {
+            throw new IllegalArgumentException("romano needs more than " + (candidates.size() + 1)
+                    + " observations for its " + candidates.size() + "-term ANOVA, got " + observations.size());
+        }
+        List<RomanoTerm> chosen = selection.select(observations, candidates);
+        LeastSquaresFit candidate = LeastSquaresFit.of(DesignMatrix.of(observations, chosen), DesignMatrix.latencies(observations), false);
+        terms = List.copyOf(chosen);
+        fit = candidate;
+        Map<String, Double> parameters = new LinkedHashMap<>();
+        double[] beta = fit.coefficients();
+        for (int i = 0; i < terms.size(); i++) {
+            parameters.put(terms.get(i).toString(), beta[i]);
+        }
+        parameters.put("sigma", Math.sqrt(fit.errorVariance()));
+        return new FitSummary(NAME, rSquaredCentred(observations), parameters, observations.size());
+    }
+
+    /**
+     * The terms whose factors all vary in the data. A characteristic that is constant (e.g.
+     * fio runs that are all 4 KiB random reads) makes its terms copies of the term without
+     * it, and the full model singular; those terms cannot be told apart, so they are not tested.
+     */
+    static List<RomanoTerm> identifiableTerms(List<Observation> observations) {
+        int varying = 0;
+        int[] factors = {RomanoTerm.X, RomanoTerm.R, RomanoTerm.Z, RomanoTerm.O};
+        for (int f : factors) {
+            RomanoTerm t = new RomanoTerm(f);
+            double first = t.value(observations.get(0).workload());
+            for (Observation o : observations) {
+                if (t.value(o.workload()) != first) {
+                    varying |= f;
+                    break;
+                }
+            }
+        }
+        List<RomanoTerm> out = new java.util.ArrayList<>();
+        for (RomanoTerm t : RomanoTerm.all()) {
+            if (t.containsO() && (t.mask() & ~varying & ~RomanoTerm.O) == 0) {
+                out.add(t);
+            } else if (!t.containsO() && (t.mask() & ~varying) == 0) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    private double rSquaredCentred(List<Observation> observations) {
+        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
+        double sse = 0;
+        double sst = 0;
+        for (Observation o : observations) {
+            double r = o.latencyMs() - fit.predict(DesignMatrix.row(o.workload(), terms));
+            sse += r * r;
+            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
+        }
+        return sst == 0 ? 0 : 1 - sse / sst;
+    }
+
+    @Override
+    public boolean isFitted() {
+        return fit != null;
+    }
+
+    public List<RomanoTerm> terms() {
+        requireFitted();
+        return terms;
+    }
+
+    /** M'_W·M_S (Eq. 18): latency per outstanding IO for this workload's X, R, Z, in ms. */
+    public double lqSlope(Workload w) {
+        requireFitted();
+        return fit.predict(DesignMatrix.row(w.withOutstandingIos(1), terms));
+    }
+
+    @Override
+    public Workload aggregate(List<Workload> workloads) {
+        // T = 1/LQ-slope (Romano §4.2); guard against a non-positive slope extrapolated far outside the data.
+        return RomanoAggregation.aggregate(workloads, w -> 1 / Math.max(lqSlope(w), 1e-9));
+    }
+
+    @Override
+    public Prediction predict(Workload workload) {
+        requireFitted();
+        double[] row = DesignMatrix.row(workload, terms);
+        double[] pi = fit.predictionInterval(row, confidence);
+        return Prediction.of(workload.outstandingIos(), fit.predict(row), new Interval(pi[0], pi[1], confidence));
+    }
+
+    private void requireFitted() {
+        if (fit == null) {
+            throw new IllegalStateException("romano model is not fitted");
+        }
+    }
+}

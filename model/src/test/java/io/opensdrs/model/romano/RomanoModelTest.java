@@ -1,0 +1,119 @@
+package io.opensdrs.model.romano;
+
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class RomanoModelTest {
+
+    /** Romano Table 4, data store E2 (terms from Table 3, coefficients from Table 4). */
+    static final Map<String, Double> E2 = new LinkedHashMap<>();
+
+    static {
+        E2.put("O", 8.370e-01);
+        E2.put("X:O", 6.163e-03);
+        E2.put("Z:O", 1.172e-05);
+        E2.put("X:R:O", 4.079e-04);
+        E2.put("X:Z:O", 9.970e-08);
+    }
+
+    private static final double NOISE_MS = 0.15;
+
+    static double truth(Workload w) {
+        double p = 0;
+        for (Map.Entry<String, Double> e : E2.entrySet()) {
+            p += e.getValue() * RomanoTerm.parse(e.getKey()).value(w);
+        }
+        return p;
+    }
+
+    /** Romano's test vector, Eqs. 12–15: X, R ∈ {0..100 %}, Z ∈ {1..64 KiB}, O ∈ {1..64}. */
+    static List<Workload> testVector() {
+        List<Workload> v = new ArrayList<>();
+        for (int x = 0; x <= 100; x += 25) {
+            for (int r = 0; r <= 100; r += 25) {
+                for (int z = 1; z <= 64; z *= 2) {
+                    for (int o = 1; o <= 64; o *= 2) {
+                        v.add(new Workload(o, z, r / 100.0, x / 100.0));
+                    }
+                }
+            }
+        }
+        return v;
+    }
+
+    static List<Observation> measure(List<Workload> workloads, Random rnd) {
+        List<Observation> obs = new ArrayList<>();
+        for (Workload w : workloads) {
+            obs.add(new Observation(w, truth(w) + NOISE_MS * rnd.nextGaussian()));
+        }
+        return obs;
+    }
+
+    @Test
+    void selectsTheTrueTermsInAtLeast90Of100Trials() {
+        Random rnd = new Random(2012);
+        Set<String> expected = E2.keySet();
+        int exact = 0;
+        List<Workload> vector = testVector();
+        for (int trial = 0; trial < 100; trial++) {
+            List<RomanoTerm> chosen = FactorialTermSelection.romanoDefault().select(measure(vector, rnd), RomanoTerm.all());
+            Set<String> names = new HashSet<>();
+            chosen.forEach(t -> names.add(t.toString()));
+            if (names.equals(expected)) {
+                exact++;
+            }
+        }
+        assertThat(exact).isGreaterThanOrEqualTo(90);
+    }
+
+    @Test
+    void coefficientsAreRecoveredAndIntervalsAreCalibrated() {
+        Random rnd = new Random(19);
+        RomanoModel model = new RomanoModel();
+        var fit = model.fit(measure(testVector(), rnd));
+        assertThat(fit.parameters().keySet()).containsExactlyInAnyOrderElementsOf(
+                concat(E2.keySet(), "sigma"));
+        assertThat(fit.parameter("O")).isCloseTo(0.837, within(0.01));
+        assertThat(fit.parameter("sigma")).isCloseTo(NOISE_MS, within(0.015));
+
+        // Held-out: 2000 random workloads inside the test vector's range.
+        int inside = 0;
+        int n = 2000;
+        for (int i = 0; i < n; i++) {
+            Workload w = new Workload(1 + rnd.nextInt(64), 1 + rnd.nextInt(64), rnd.nextDouble(), rnd.nextDouble());
+            double measured = truth(w) + NOISE_MS * rnd.nextGaussian();
+            Prediction p = model.predict(w);
+            if (p.latencyInterval().orElseThrow().contains(measured)) {
+                inside++;
+            }
+        }
+        assertThat(inside / (double) n).isBetween(0.93, 0.97);
+    }
+
+    @Test
+    void lqSlopeIsLatencyPerOutstandingIo() {
+        RomanoModel model = new RomanoModel();
+        model.fit(measure(testVector(), new Random(5)));
+        Workload w = new Workload(10, 8, 0.5, 0.5);
+        assertThat(model.predict(w).latencyMs()).isCloseTo(10 * model.lqSlope(w), within(1e-9));
+    }
+
+    private static List<String> concat(Set<String> a, String b) {
+        List<String> l = new ArrayList<>(a);
+        l.add(b);
+        return l;
+    }
+}
