@@ -4,7 +4,7 @@ import java.util.List;
 
 /** The model names the CLI tests exercise; grows as models are registered. */
 final class ModelNames {
-    static final List<String> ALL = List.of("pesto", "basil", "romano");
+    static final List<String> ALL = List.of("pesto", "basil", "romano", "queueing");
 
     private ModelNames() {
     }
