@@ -1,0 +1,208 @@
+package io.opensdrs.testbed.device;
+
+import io.opensdrs.testbed.sim.Simulation;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One spinning disk serving a queue of operations. Each dispatch picks, among the first
+ * {@code ncqDepth} queued commands, the one the head reaches soonest (by seek alone, or by
+ * seek plus rotation), which is why service time falls as the queue grows — the mechanism
+ * behind Pesto Eqs. 5–7 (average seek distance ≈ max/(Q+2)) rather than those equations.
+ */
+final class Spindle {
+    /** One operation on this disk: a byte range of the disk and what to do when it is done. */
+    static final class Op {
+        final long offset;
+        final int size;
+        final boolean read;
+        final Runnable done;
+        /** The command reached the drive while it was busy: a queued (tagged) command. */
+        boolean queuedOnArrival;
+
+        Op(long offset, int size, boolean read, Runnable done) {
+            this.offset = offset;
+            this.size = size;
+            this.read = read;
+            this.done = done;
+        }
+
+        long offset() {
+            return offset;
+        }
+
+        int size() {
+            return size;
+        }
+
+        boolean read() {
+            return read;
+        }
+
+        Runnable done() {
+            return done;
+        }
+
+        long end() {
+            return offset + size;
+        }
+    }
+
+    private final Simulation sim;
+    private final SpindleMechanics m;
+    private final double spanBytes;
+    private final double revMs;
+    private final double bytesPerMs;
+    private final double trackBytes;
+    private final double interfaceBytesPerMs;
+    private final double readAheadBytes;
+    private final double phase;
+    private final List<Op> queue = new ArrayList<>();
+    private boolean busy;
+    private double headRadial;
+
+    // Read-ahead segment: [bufStart, ...). While streaming, data up to
+    // streamFrom + (t - streamStart) * rate (capped at streamLimit) is in the buffer.
+    private boolean streaming;
+    private long bufStart = -1;
+    private long streamFrom;
+    private double streamStart;
+    private long streamLimit;
+    private long frozenEnd = -1;
+
+    Spindle(Simulation sim, SpindleMechanics m, long spanBytes, double phase) {
+        this.sim = sim;
+        this.m = m;
+        this.spanBytes = Math.max(1, spanBytes);
+        this.revMs = m.revolutionMs();
+        this.bytesPerMs = m.mediaMBps() * 1e6 / 1e3;
+        // One track holds what passes under the head in one revolution.
+        this.trackBytes = bytesPerMs * revMs;
+        this.interfaceBytesPerMs = m.interfaceMBps() * 1e6 / 1e3;
+        this.readAheadBytes = m.readAheadKB() * 1024;
+        this.phase = phase;
+    }
+
+    int queued() {
+        return queue.size() + (busy ? 1 : 0);
+    }
+
+    void submit(Op op) {
+        op.queuedOnArrival = busy;
+        queue.add(op);
+        if (!busy) {
+            dispatch();
+        }
+    }
+
+    private void dispatch() {
+        if (queue.isEmpty()) {
+            busy = false;
+            return;
+        }
+        busy = true;
+        double t = sim.now();
+        int window = Math.min(queue.size(), m.ncqDepth());
+        int best = 0;
+        if (window > 1) {
+            double bestCost = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < window; i++) {
+                double c = positioningCost(queue.get(i), t);
+                if (c < bestCost) {
+                    bestCost = c;
+                    best = i;
+                }
+            }
+        }
+        Op op = queue.remove(best);
+        double end = serve(op, t, op.queuedOnArrival);
+        sim.at(end, () -> {
+            op.done().run();
+            dispatch();
+        });
+    }
+
+    private double radial(long offset) {
+        return Math.min(1.0, offset / spanBytes);
+    }
+
+    private double seekMs(double fromRadial, double toRadial) {
+        double d = Math.abs(toRadial - fromRadial);
+        if (d * spanBytes < trackBytes) {
+            return 0; // same track
+        }
+        return m.settleMs() + (m.fullStrokeMs() - m.settleMs()) * Math.sqrt(d);
+    }
+
+    /** Time until the start of {@code offset} passes under the head, from time {@code t}. */
+    private double rotationalWaitMs(double t, long offset) {
+        double headAngle = frac(t / revMs + phase);
+        double target = frac(offset / trackBytes);
+        return frac(target - headAngle) * revMs;
+    }
+
+    private static double frac(double x) {
+        return x - Math.floor(x);
+    }
+
+    private double streamedUpTo(double t) {
+        return Math.min(streamLimit, streamFrom + (t - streamStart) * bytesPerMs);
+    }
+
+    private boolean bufferHit(Op op, double t) {
+        if (!op.read() || bufStart < 0 || op.offset() < bufStart) {
+            return false;
+        }
+        if (streaming) {
+            return op.offset() <= streamedUpTo(Math.max(t, streamStart));
+        }
+        return op.end() <= frozenEnd;
+    }
+
+    private double positioningCost(Op op, double t) {
+        if (bufferHit(op, t)) {
+            return -1;
+        }
+        double seek = seekMs(headRadial, radial(op.offset()));
+        if (!m.rotationAware()) {
+            return seek;
+        }
+        return seek + rotationalWaitMs(t + m.commandMs() + seek, op.offset());
+    }
+
+    /** Returns the completion time of {@code op} dispatched at {@code t}. */
+    private double serve(Op op, double t, boolean queuedCommand) {
+        if (bufferHit(op, t)) {
+            if (streaming) {
+                // The head is still streaming this region: the IO completes once the stream
+                // has passed its end (at once if it already has), and read-ahead goes on.
+                streamLimit = (long) Math.max(streamLimit, op.end() + readAheadBytes);
+                double reached = streamStart + (op.end() - streamFrom) / bytesPerMs;
+                return Math.max(t + m.commandMs() + op.size() / interfaceBytesPerMs, reached);
+            }
+            return t + m.commandMs() + op.size() / interfaceBytesPerMs;
+        }
+        if (streaming) {
+            // The head leaves: read-ahead stops where it got to; what it read stays buffered.
+            frozenEnd = (long) streamedUpTo(Math.max(t, streamStart));
+            headRadial = radial(frozenEnd);
+            streaming = false;
+        }
+        double seek = seekMs(headRadial, radial(op.offset()));
+        double arrive = t + m.commandMs() + seek + (queuedCommand ? m.queuedPenaltyMs() : 0);
+        double end = arrive + rotationalWaitMs(arrive, op.offset()) + op.size() / bytesPerMs;
+        headRadial = radial(op.end());
+        if (op.read() && readAheadBytes > 0) {
+            streaming = true;
+            bufStart = op.offset();
+            streamFrom = op.end();
+            streamStart = end;
+            streamLimit = (long) (op.end() + readAheadBytes);
+        } else if (!op.read()) {
+            bufStart = -1;
+            frozenEnd = -1;
+        }
+        return end;
+    }
+}
