@@ -1,0 +1,142 @@
+package io.opensdrs.agent;
+
+import io.opensdrs.agent.heartbeat.AgentEvents;
+import io.opensdrs.agent.heartbeat.DatastoreView;
+import io.opensdrs.agent.heartbeat.LeaderElection;
+import io.opensdrs.agent.injector.InjectorSchedule;
+import io.opensdrs.agent.injector.IoTarget;
+import io.opensdrs.agent.injector.WorkloadInjector;
+import io.opensdrs.shared.agent.v1.InjectorMode;
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import io.opensdrs.shared.agent.v1.InvalidReason;
+import java.io.IOException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Everything the agent does for one datastore: the heartbeat and election loop, idleness, and —
+ * when this host leads, the datastore is idle and a run is due — the workload injector (Pesto
+ * §5.1). The heartbeat thread never blocks on the injector, which runs on its own thread and
+ * passes the fencing check before it starts and before every level.
+ */
+public final class DatastoreAgent implements AutoCloseable {
+
+    /** Opens the injector's target lazily: the real file is written only when first needed. */
+    @FunctionalInterface
+    public interface TargetFactory {
+        IoTarget open() throws IOException;
+    }
+
+    private final LeaderElection election;
+    private final InjectorSchedule schedule;
+    private final WorkloadInjector injector;
+    private final TargetFactory targets;
+    private final InjectorMode mode;
+    private final AgentEvents events;
+    private final Consumer<InjectorResult> results;
+    private final ScheduledExecutorService heartbeatThread;
+    private final ScheduledExecutorService injectorThread;
+    private final AtomicBoolean injecting = new AtomicBoolean();
+
+    public DatastoreAgent(LeaderElection election, InjectorSchedule schedule, WorkloadInjector injector,
+                          TargetFactory targets, InjectorMode mode, AgentEvents events,
+                          Consumer<InjectorResult> results) {
+        this.election = election;
+        this.schedule = schedule;
+        this.injector = injector;
+        this.targets = targets;
+        this.mode = mode;
+        this.events = events;
+        this.results = results;
+        this.heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "heartbeat-" + election.datastore()));
+        this.injectorThread = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "injector-" + election.datastore()));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    public void start() {
+        long interval = election.timing().observeIntervalNanos();
+        heartbeatThread.scheduleWithFixedDelay(this::step, 0, interval, TimeUnit.NANOSECONDS);
+    }
+
+    public LeaderElection election() {
+        return election;
+    }
+
+    public InjectorSchedule schedule() {
+        return schedule;
+    }
+
+    private void step() {
+        try {
+            election.tick();
+            DatastoreView view = election.view();
+            long now = System.currentTimeMillis();
+            if (injector != null && election.isLeader() && !injecting.get() && schedule.due(now)) {
+                if (view.idle()) {
+                    injecting.set(true);
+                    injectorThread.execute(this::inject);
+                } else {
+                    events.emit(election.datastore(), "inject-deferred", "reason=busy ios=" + view.ioCount()
+                            + " oio=" + view.outstandingIos());
+                    schedule.backOff(now);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            // The loop must survive a transient error (e.g. an NFS hiccup); the next tick retries.
+            events.emit(election.datastore(), "heartbeat-error", "error=\"" + e + "\"");
+        }
+    }
+
+    private void inject() {
+        String ds = election.datastore();
+        try {
+            if (!election.verifyForLeaderAction("inject")) {
+                return;
+            }
+            events.emit(ds, "inject-start", "generation=" + election.generation() + " block=" + election.ownIndex()
+                    + " attempt=" + schedule.attempt() + " reason=\"" + schedule.reason() + "\"");
+            InjectorResult r;
+            try (IoTarget target = targets.open()) {
+                r = injector.run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
+            }
+            long now = System.currentTimeMillis();
+            if (r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
+                    || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE) {
+                schedule.completed(now);
+            } else {
+                schedule.backOff(now);
+            }
+            events.emit(ds, "inject-end", "valid=" + r.getValid() + " reason=" + r.getInvalidReason()
+                    + String.format(" slope=%.5f intercept=%.4f r2=%.4f", r.getFit().getSlopeMsPerIo(),
+                    r.getFit().getInterceptMs(), r.getFit().getRSquared()));
+            results.accept(r);
+        } catch (Exception e) {
+            events.emit(ds, "inject-error", "error=\"" + e + "\"");
+            schedule.backOff(System.currentTimeMillis());
+        } finally {
+            injecting.set(false);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        heartbeatThread.shutdownNow();
+        injectorThread.shutdownNow();
+        try {
+            heartbeatThread.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        election.close();
+    }
+}

@@ -1,0 +1,246 @@
+package io.opensdrs.agent.injector;
+
+import io.opensdrs.shared.agent.v1.InjectorMode;
+import io.opensdrs.shared.agent.v1.InjectorPoint;
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import io.opensdrs.shared.agent.v1.InvalidReason;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Pesto §5.1 workload injector: random reads (4 KiB by default) over the target's whole
+ * address space at outstanding-IO levels 2..32, a short run per level recording every IO's
+ * latency and the IO count, then a least-squares fit of L = m·Q + C (Eq. 1).
+ *
+ * <p>N outstanding IOs are kept by N threads, each issuing synchronous aligned reads back to
+ * back on the target: the simplest faithful way to hold a queue depth from Java. Each level
+ * applies the Little's-law {@link InterferenceCheck}, each IO the {@link ThinProvisioningFilter},
+ * and the fit the R² gate. Before every level the caller's {@link LeaderGate} re-checks that this
+ * host still leads (fencing, §5.1.1); a host that lost its block stops at once.
+ */
+public final class WorkloadInjector {
+
+    /** Re-checked before each level: false stops the run (this host no longer leads). */
+    @FunctionalInterface
+    public interface LeaderGate {
+        boolean mayContinue(String action) throws IOException;
+
+        LeaderGate ALWAYS = action -> true;
+    }
+
+    public record Settings(int[] oioLevels, Duration perLevel, int ioSizeBytes) {
+        public static final int[] DEFAULT_LEVELS = {2, 4, 8, 16, 32};
+
+        public static Settings defaults() {
+            return new Settings(DEFAULT_LEVELS, Duration.ofSeconds(2), 4096);
+        }
+    }
+
+    private final Settings settings;
+    private final InterferenceCheck interference;
+    private final ThinProvisioningFilter thin;
+    private final DoubleSupplier otherIoPerSecond;
+    private final LongSupplier wallClockMs;
+
+    /**
+     * @param otherIoPerSecond the IO rate other workloads put on the datastore during a level
+     *                         (from the other hosts' heartbeat blocks), added to the
+     *                         injector's own rate in the Little's-law check
+     */
+    public WorkloadInjector(Settings settings, InterferenceCheck interference, ThinProvisioningFilter thin,
+                            DoubleSupplier otherIoPerSecond, LongSupplier wallClockMs) {
+        this.settings = settings;
+        this.interference = interference;
+        this.thin = thin;
+        this.otherIoPerSecond = otherIoPerSecond;
+        this.wallClockMs = wallClockMs;
+    }
+
+    public WorkloadInjector(Settings settings) {
+        this(settings, new InterferenceCheck(), new ThinProvisioningFilter(), () -> 0.0, System::currentTimeMillis);
+    }
+
+    /** The measurements of one level. */
+    public record LevelRun(int targetOio, long ioCount, long zeroReadsDropped, double durationS, double iops,
+                           double meanLatencyMs, double p50LatencyMs, double p90LatencyMs, double measuredOio) {
+
+        InjectorPoint toProto(double discrepancy) {
+            return InjectorPoint.newBuilder().setTargetOio(targetOio).setMeasuredOio(measuredOio)
+                    .setIoCount(ioCount).setDurationS(durationS).setIops(iops).setMeanLatencyMs(meanLatencyMs)
+                    .setP50LatencyMs(p50LatencyMs).setP90LatencyMs(p90LatencyMs)
+                    .setZeroReadsDropped(zeroReadsDropped).setInterference(discrepancy).build();
+        }
+    }
+
+    public InjectorResult run(IoTarget target, String datastore, InjectorMode mode, int attempt, LeaderGate gate) {
+        InjectorResult.Builder result = InjectorResult.newBuilder()
+                .setDatastore(datastore).setRunId(UUID.randomUUID().toString()).setMode(mode)
+                .setStartedMs(wallClockMs.getAsLong()).setIoSizeKb(settings.ioSizeBytes() / 1024)
+                .setReadShare(1.0).setRandomness(1.0).setAttempt(attempt);
+        int maxThreads = Arrays.stream(settings.oioLevels()).max().orElse(1);
+        ExecutorService pool = Executors.newFixedThreadPool(maxThreads, r -> {
+            Thread t = new Thread(r, "injector-io");
+            t.setDaemon(true);
+            return t;
+        });
+        List<Double> q = new ArrayList<>();
+        List<Double> l = new ArrayList<>();
+        long total = 0;
+        long dropped = 0;
+        try {
+            for (int level : settings.oioLevels()) {
+                if (!gate.mayContinue("inject-level-" + level)) {
+                    return invalid(result, InvalidReason.LOST_LEADERSHIP, "lost leadership before OIO " + level);
+                }
+                LevelRun run = runLevel(target, level, pool);
+                total += run.ioCount() + run.zeroReadsDropped();
+                dropped += run.zeroReadsDropped();
+                double discrepancy = InterferenceCheck.discrepancy(level, run.measuredOio());
+                result.addPoints(run.toProto(discrepancy));
+                if (run.ioCount() > 0 && interference.aborts(level, run.measuredOio())) {
+                    return invalid(result, InvalidReason.INTERFERENCE, String.format(
+                            "OIO %d: Little's law gives %.2f (%.0f %% off)", level, run.measuredOio(), discrepancy * 100));
+                }
+                if (run.ioCount() > 0) {
+                    // Small discrepancy: use the measured OIO instead of the issued one (§5.1.1).
+                    q.add(run.measuredOio());
+                    l.add(run.meanLatencyMs());
+                }
+            }
+            if (!gate.mayContinue("inject-finish")) {
+                return invalid(result, InvalidReason.LOST_LEADERSHIP, "lost leadership during the run");
+            }
+        } catch (IOException e) {
+            return invalid(result, InvalidReason.IO_ERROR, String.valueOf(e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return invalid(result, InvalidReason.CANCELLED, "interrupted");
+        } finally {
+            pool.shutdownNow();
+        }
+        if (thin.invalid(dropped, total)) {
+            return invalid(result, InvalidReason.THIN_PROVISIONED,
+                    dropped + " of " + total + " IOs were fast all-zero reads");
+        }
+        LqFit fit = LqFit.of(q.stream().mapToDouble(Double::doubleValue).toArray(),
+                l.stream().mapToDouble(Double::doubleValue).toArray());
+        result.setFit(fit.toProto());
+        if (!fit.passesGate()) {
+            return invalid(result, InvalidReason.R_SQUARED_BELOW_GATE,
+                    String.format("R² %.3f, slope %.4f ms/IO", fit.rSquared(), fit.slopeMsPerIo()));
+        }
+        return result.setValid(true).setInvalidReason(InvalidReason.INVALID_REASON_UNSPECIFIED)
+                .setFinishedMs(wallClockMs.getAsLong()).build();
+    }
+
+    private InjectorResult invalid(InjectorResult.Builder b, InvalidReason reason, String detail) {
+        return b.setValid(false).setInvalidReason(reason).setInvalidDetail(detail)
+                .setFinishedMs(wallClockMs.getAsLong()).build();
+    }
+
+    /** Keeps {@code oio} reads outstanding for the level's duration. */
+    public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool) throws IOException, InterruptedException {
+        int ioSize = Math.max(settings.ioSizeBytes(), target.alignment());
+        long slots = (target.sizeBytes() - ioSize) / ioSize;
+        if (slots < 1) {
+            throw new IOException("target too small: " + target.describe());
+        }
+        long startNanos = System.nanoTime();
+        long deadline = startNanos + settings.perLevel().toNanos();
+        double otherBefore = otherIoPerSecond.getAsDouble();
+        List<Future<IoRecorder>> futures = new ArrayList<>();
+        for (int t = 0; t < oio; t++) {
+            long seed = startNanos * 31 + t;
+            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, deadline, new SplittableRandom(seed))));
+        }
+        IoRecorder all = new IoRecorder();
+        try {
+            for (Future<IoRecorder> f : futures) {
+                all.merge(f.get());
+            }
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException io ? io : new IOException(c);
+        }
+        double durationS = (System.nanoTime() - startNanos) / 1e9;
+        double otherRate = (otherBefore + otherIoPerSecond.getAsDouble()) / 2;
+        long[] lat = all.sortedKept();
+        long issued = lat.length + all.dropped;
+        double meanAllMs = issued == 0 ? 0 : all.sumAllNanos / 1e6 / issued;
+        double measuredOio = InterferenceCheck.littlesLawOio(issued / durationS + otherRate, meanAllMs);
+        double meanKept = lat.length == 0 ? 0 : Arrays.stream(lat).average().orElse(0) / 1e6;
+        return new LevelRun(oio, lat.length, all.dropped, durationS, lat.length / durationS, meanKept,
+                percentile(lat, 0.5), percentile(lat, 0.9), measuredOio);
+    }
+
+    private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long deadline, SplittableRandom random)
+            throws IOException {
+        ByteBuffer buf = target.newBuffer(ioSize);
+        IoRecorder rec = new IoRecorder();
+        long now = System.nanoTime();
+        while (now < deadline) {
+            long offset = random.nextLong(slots) * ioSize;
+            buf.clear().limit(ioSize);
+            long t0 = System.nanoTime();
+            target.read(buf, offset);
+            now = System.nanoTime();
+            long latency = now - t0;
+            rec.sumAllNanos += latency;
+            if (thin.drop(latency, buf.flip())) {
+                rec.dropped++;
+            } else {
+                rec.add(latency);
+            }
+        }
+        return rec;
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int i = (int) Math.min(sorted.length - 1, Math.floor(p * sorted.length));
+        return sorted[i] / 1e6;
+    }
+
+    /** Per-thread latency log: a growable primitive array, merged after the level. */
+    private static final class IoRecorder {
+        long[] kept = new long[4096];
+        int n;
+        long dropped;
+        long sumAllNanos;
+
+        void add(long v) {
+            if (n == kept.length) {
+                kept = Arrays.copyOf(kept, n * 2);
+            }
+            kept[n++] = v;
+        }
+
+        void merge(IoRecorder o) {
+            for (int i = 0; i < o.n; i++) {
+                add(o.kept[i]);
+            }
+            dropped += o.dropped;
+            sumAllNanos += o.sumAllNanos;
+        }
+
+        long[] sortedKept() {
+            long[] a = Arrays.copyOf(kept, n);
+            Arrays.sort(a);
+            return a;
+        }
+    }
+}
