@@ -109,11 +109,14 @@ public final class WorkloadInjector {
                 dropped += run.zeroReadsDropped();
                 double discrepancy = InterferenceCheck.discrepancy(level, run.measuredOio());
                 result.addPoints(run.toProto(discrepancy));
-                if (run.ioCount() > 0 && interference.aborts(level, run.measuredOio())) {
+                // A level of mostly fast zero reads measures the host, not the device; the thin-
+                // provisioning verdict below decides such runs, not Little's law.
+                boolean mostlyZeros = thin.invalid(run.zeroReadsDropped(), run.ioCount() + run.zeroReadsDropped());
+                if (run.ioCount() > 0 && !mostlyZeros && interference.aborts(level, run.measuredOio())) {
                     return invalid(result, InvalidReason.INTERFERENCE, String.format(
                             "OIO %d: Little's law gives %.2f (%.0f %% off)", level, run.measuredOio(), discrepancy * 100));
                 }
-                if (run.ioCount() > 0) {
+                if (run.ioCount() > 0 && !mostlyZeros) {
                     // Small discrepancy: use the measured OIO instead of the issued one (§5.1.1).
                     q.add(run.measuredOio());
                     l.add(run.meanLatencyMs());

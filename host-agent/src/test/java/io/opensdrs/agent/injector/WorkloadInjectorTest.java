@@ -1,0 +1,91 @@
+package io.opensdrs.agent.injector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opensdrs.shared.agent.v1.InjectorMode;
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import io.opensdrs.shared.agent.v1.InvalidReason;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WorkloadInjectorTest {
+
+    static final WorkloadInjector.Settings QUICK =
+            new WorkloadInjector.Settings(new int[] {2, 4, 8, 16}, Duration.ofMillis(150), 4096);
+
+    static SyntheticIoTarget device() {
+        return new SyntheticIoTarget(Duration.ofNanos(250_000), Duration.ofNanos(400_000), false);
+    }
+
+    @Test
+    void linearDeviceGivesAValidFitWithItsServiceTimeAsSlope() {
+        InjectorResult r = new WorkloadInjector(QUICK).run(device(), "ds", InjectorMode.EMULATED, 1,
+                WorkloadInjector.LeaderGate.ALWAYS);
+        assertThat(r.getValid()).as(r.toString()).isTrue();
+        assertThat(r.getPointsCount()).isEqualTo(4);
+        assertThat(r.getFit().getRSquared()).isGreaterThan(0.93);
+        assertThat(r.getFit().getSlopeMsPerIo()).isBetween(0.2, 0.33); // 250 µs service time
+    }
+
+    @Test
+    void thinProvisionedZerosMakeTheRunInvalid() {
+        InjectorResult r = new WorkloadInjector(QUICK).run(
+                new SyntheticIoTarget(Duration.ZERO, Duration.ZERO, true), "ds", InjectorMode.EMULATED, 1,
+                WorkloadInjector.LeaderGate.ALWAYS);
+        assertThat(r.getValid()).isFalse();
+        assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.THIN_PROVISIONED);
+    }
+
+    @Test
+    void otherWorkloadAbortsForInterference() {
+        WorkloadInjector injector = new WorkloadInjector(QUICK, new InterferenceCheck(), new ThinProvisioningFilter(),
+                () -> 20_000.0, System::currentTimeMillis); // other hosts' IO shows up in Little's law
+        InjectorResult r = injector.run(device(), "ds", InjectorMode.EMULATED, 1, WorkloadInjector.LeaderGate.ALWAYS);
+        assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.INTERFERENCE);
+    }
+
+    @Test
+    void lostLeadershipStopsTheRun() {
+        AtomicInteger checks = new AtomicInteger();
+        InjectorResult r = new WorkloadInjector(QUICK).run(device(), "ds", InjectorMode.EMULATED, 1,
+                action -> checks.incrementAndGet() < 3);
+        assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.LOST_LEADERSHIP);
+        assertThat(r.getPointsCount()).isEqualTo(2);
+    }
+
+    @Test
+    void fitAndChecksArePestoFormulas() {
+        LqFit f = LqFit.of(new double[] {2, 4, 8}, new double[] {1.5, 2.5, 4.5});
+        assertThat(f.slopeMsPerIo()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(f.interceptMs()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(f.peakIops()).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(InterferenceCheck.littlesLawOio(4000, 2)).isEqualTo(8.0);
+        assertThat(new InterferenceCheck().aborts(8, 10.5)).isTrue();
+        assertThat(new InterferenceCheck().aborts(8, 10)).isFalse();
+        ThinProvisioningFilter thin = new ThinProvisioningFilter();
+        assertThat(thin.drop(500_000, java.nio.ByteBuffer.allocate(4096))).isTrue();
+        assertThat(thin.drop(2_000_000, java.nio.ByteBuffer.allocate(4096))).isFalse();
+        assertThat(thin.invalid(81, 100)).isTrue();
+        assertThat(thin.invalid(80, 100)).isFalse();
+    }
+
+    @Test
+    void scheduleRunsAtOnceThenDailyAndBacksOffWhileBusy() {
+        InjectorSchedule s = new InjectorSchedule(Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofMinutes(4), 0);
+        assertThat(s.due(0)).isTrue();
+        s.backOff(0);
+        assertThat(s.nextDueMs()).isEqualTo(60_000);
+        s.backOff(60_000);
+        assertThat(s.nextDueMs()).isEqualTo(180_000);
+        s.backOff(180_000);
+        s.backOff(420_000);
+        assertThat(s.nextDueMs()).isEqualTo(420_000 + 240_000); // capped
+        assertThat(s.attempt()).isEqualTo(5);
+        s.completed(700_000);
+        assertThat(s.nextDueMs()).isEqualTo(700_000 + 86_400_000);
+        s.request(800_000, "administrator");
+        assertThat(s.due(800_000)).isTrue();
+        assertThat(s.attempt()).isEqualTo(1);
+    }
+}
