@@ -84,7 +84,7 @@ public final class DatastoreAgent implements AutoCloseable {
                     injecting.set(true);
                     injectorThread.execute(this::inject);
                 } else {
-                    events.emit(election.datastore(), "inject-deferred", "reason=busy ios=" + view.ioCount()
+                    events.emit(election.datastore(), "inject-deferred", "reason=not-idle ios=" + view.ioCount()
                             + " oio=" + view.outstandingIos());
                     schedule.backOff(now);
                 }
