@@ -299,6 +299,8 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 			disk := devices.CreateDisk(scsi.(types.BaseVirtualController), dsRefs[d.Datastore],
 				fmt.Sprintf("[%s] %s/%s.vmdk", d.Datastore, v.Name, d.Name))
 			disk.CapacityInKB = gbToBytes(d.SizeGB) / 1024
+			// thick (lazy zeroed): the datastore accounts for the full capacity
+			disk.Backing.(*types.VirtualDiskFlatVer2BackingInfo).ThinProvisioned = types.NewBool(false)
 			disk.StorageIOAllocation = &types.StorageIOAllocationInfo{Limit: types.NewInt64(-1)}
 			devices = append(devices, disk)
 		}

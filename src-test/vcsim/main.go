@@ -168,6 +168,9 @@ func (s *Server) Close() {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "relocate" {
+		os.Exit(relocateCmd(os.Args[2:]))
+	}
 	model := simulator.VPX()
 
 	flag.IntVar(&model.Datacenter, "dc", model.Datacenter, "Number of datacenters")

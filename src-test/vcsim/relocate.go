@@ -262,15 +262,15 @@ func (r *relocator) accessible(ds *simulator.Datastore) (bool, string) {
 	if forced {
 		return false, "datastore marked inaccessible"
 	}
-	if !ds.Summary.Accessible {
-		return false, "datastore summary.accessible is false"
-	}
 	fi, err := os.Stat(datastoreDir(ds))
 	if err != nil {
 		return false, "datastore directory is not accessible: " + err.Error()
 	}
 	if !fi.IsDir() {
 		return false, "datastore directory is not a directory"
+	}
+	if !ds.Summary.Accessible {
+		return false, "datastore summary.accessible is false"
 	}
 	return true, ""
 }

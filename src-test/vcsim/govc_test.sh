@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Acceptance test of the OpenSDRS vCenter simulator from outside, with govc
+# (github.com/vmware/govmomi/govc@v0.46.3) as the independent client.
+#
+# Builds target/vcsim, installs govc (and stock vcsim) into .bin, starts our
+# simulator on a free loopback port with testdata/two-disks.json, and checks:
+#   1. relocating one of vm1's two disks: that disk's file and datastore change,
+#      the other's do not, both datastores' free space changes by the disk size,
+#      the files move between the datastore directories;
+#   2. whole-VM relocation with `govc vm.migrate -ds`;
+#   3. insufficient space and an inaccessible datastore end as task faults with
+#      nothing changed;
+#   4. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
+# govc has no per-disk locator option, so the single-disk relocation is issued
+# with `target/vcsim relocate` (a minimal client); every check uses govc.
+#
+# Prints "N passed, M failed" last; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")"
+HERE=$PWD
+
+PASS=0
+FAIL=0
+PIDS=()
+WORK=$(mktemp -d)
+
+SUMMARY=0
+cleanup() {
+  local rc=$?
+  local pid
+  if [[ $SUMMARY -eq 0 ]]; then  # aborted by set -e: count it as a failure
+    echo "FAIL - aborted (exit $rc) before the end"
+    echo "$PASS passed, $((FAIL + 1)) failed"
+    rc=1
+  fi
+  for pid in "${PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+  exit "$rc"
+}
+trap cleanup EXIT
+
+ok()   { PASS=$((PASS + 1)); echo "ok   - $*"; }
+bad()  { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+# expect NAME ACTUAL WANTED
+expect() {
+  if [[ "$2" == "$3" ]]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
+}
+finish() {
+  SUMMARY=1
+  echo "$PASS passed, $FAIL failed"
+  [[ $FAIL -eq 0 ]]
+}
+
+command -v jq >/dev/null || { echo "FAIL - jq is required"; exit 1; }
+
+# --- build -------------------------------------------------------------------
+./build.sh
+mkdir -p .bin
+if [[ ! -x .bin/govc ]] || ! .bin/govc version 2>/dev/null | grep -q '0\.46\.3'; then
+  GOBIN=$HERE/.bin go install github.com/vmware/govmomi/govc@v0.46.3
+fi
+if [[ ! -x .bin/vcsim-stock ]]; then
+  GOBIN=$WORK/gobin go install github.com/vmware/govmomi/vcsim@v0.46.3
+  mv "$WORK/gobin/vcsim" .bin/vcsim-stock
+fi
+GOVC=$HERE/.bin/govc
+export GOVC_INSECURE=1 GOVC_PERSIST_SESSION=false
+
+# start_sim NAME ARGS... : starts a simulator, sets URL to its URL.
+start_sim() {
+  local name=$1; shift
+  local out=$WORK/$name.out
+  "$@" >"$out" 2>"$WORK/$name.err" &
+  PIDS+=("$!")
+  local i
+  for i in $(seq 1 300); do
+    URL=$(sed -n 's/^VCSIM_URL=//p; s/^export GOVC_URL=\([^ ]*\).*/\1/p' "$out" | head -1)
+    [[ -n "$URL" ]] && return 0
+    sleep 0.1
+  done
+  echo "simulator $name did not start:"; cat "$WORK/$name.err"
+  exit 1
+}
+
+govc() { "$GOVC" "$@"; }
+disk_file() { govc device.info -vm "$1" -json 'disk-*' | jq -r --arg f "/$2.vmdk" '.devices[] | select(.backing.fileName | endswith($f)) | .backing.fileName'; }
+disk_ds()   { govc device.info -vm "$1" -json 'disk-*' | jq -r --arg f "/$2.vmdk" '.devices[] | select(.backing.fileName | endswith($f)) | .backing.datastore.value'; }
+ds_ref()    { govc datastore.info -json "$1" | jq -r '.datastores[0].self.value'; }
+ds_free()   { govc datastore.info -json "$1" | jq -r '.datastores[0].summary.freeSpace'; }
+ds_dir()    { govc datastore.info -json "$1" | jq -r '.datastores[0].summary.url'; }
+ds_acc()    { govc datastore.info -json "$1" | jq -r '.datastores[0].summary.accessible'; }
+vm_ds()     { govc object.collect -s "vm/$1" datastore | tr -d ' '; }
+vm_path()   { govc object.collect -s "vm/$1" config.files.vmPathName; }
+tree()      { (cd "$1" && find . -type f | sort | tr '\n' ' '); }
+state() {   # everything a failed relocation must leave alone
+  echo "$(govc device.info -vm vm1 -json 'disk-*' | jq -c '[.devices[].backing | {fileName, datastore}]')"
+  echo "$(vm_ds vm1) $(vm_path vm1)"
+  local d
+  for d in ds1 ds2 small; do echo "$d $(ds_free $d) $(tree "$(ds_dir $d)")"; done
+}
+GiB=$((1024 * 1024 * 1024))
+
+# --- ours ----------------------------------------------------------------------
+start_sim ours ./target/vcsim -inventory testdata/two-disks.json -relocate-rate-mbps 4096 -ds-root "$WORK"
+export GOVC_URL=$URL
+echo "# ours at $GOVC_URL"
+
+DS1=$(ds_ref ds1); DS2=$(ds_ref ds2)
+FREE1=$(ds_free ds1); FREE2=$(ds_free ds2)
+DIR1=$(ds_dir ds1); DIR2=$(ds_dir ds2)
+expect "initial disk1 file" "$(disk_file vm1 disk1)" "[ds1] vm1/disk1.vmdk"
+expect "initial disk2 file" "$(disk_file vm1 disk2)" "[ds1] vm1/disk2.vmdk"
+expect "disk1 has a real sparse backing file of its size" "$(stat -c %s "$DIR1/vm1/disk1-flat.vmdk")" "$((2 * GiB))"
+
+# 1. one disk, per-disk locator
+./target/vcsim relocate -vm vm1 -disk disk1=ds2 >/dev/null
+expect "disk1 file after per-disk relocation" "$(disk_file vm1 disk1)" "[ds2] vm1/disk1.vmdk"
+expect "disk1 backing datastore" "$(disk_ds vm1 disk1)" "$DS2"
+expect "disk2 file unchanged" "$(disk_file vm1 disk2)" "[ds1] vm1/disk2.vmdk"
+expect "disk2 backing datastore unchanged" "$(disk_ds vm1 disk2)" "$DS1"
+expect "vm home unchanged" "$(vm_path vm1)" "[ds1] vm1/vm1.vmx"
+expect "vm.datastore" "$(vm_ds vm1)" "Datastore:$DS1,Datastore:$DS2"
+expect "ds1 free space grew by disk1's size" "$(( $(ds_free ds1) - FREE1 ))" "$((2 * GiB))"
+expect "ds2 free space shrank by disk1's size" "$(( FREE2 - $(ds_free ds2) ))" "$((2 * GiB))"
+[[ -f "$DIR2/vm1/disk1-flat.vmdk" && -f "$DIR2/vm1/disk1.vmdk" ]] && ok "disk1 files in ds2's directory" || bad "disk1 files in ds2's directory"
+[[ ! -e "$DIR1/vm1/disk1-flat.vmdk" && ! -e "$DIR1/vm1/disk1.vmdk" ]] && ok "disk1 files gone from ds1's directory" || bad "disk1 files gone from ds1's directory"
+[[ -f "$DIR1/vm1/disk2-flat.vmdk" && -f "$DIR1/vm1/vm1.vmx" ]] && ok "disk2 and home files still in ds1" || bad "disk2 and home files still in ds1"
+govc datastore.ls -ds ds2 vm1 | grep -qx 'disk1.vmdk' && ok "govc datastore.ls shows disk1 on ds2" || bad "govc datastore.ls shows disk1 on ds2"
+govc object.collect -json vm/vm1 layoutEx | jq -r '.[0].val.file[].name' | grep -qx '\[ds2\] vm1/disk1-flat.vmdk' \
+  && ok "layoutEx lists [ds2] vm1/disk1-flat.vmdk" || bad "layoutEx lists [ds2] vm1/disk1-flat.vmdk"
+
+# 2. whole VM with govc vm.migrate
+govc vm.migrate -ds ds2 vm1 >/dev/null
+expect "whole VM: home" "$(vm_path vm1)" "[ds2] vm1/vm1.vmx"
+expect "whole VM: disk2 file" "$(disk_file vm1 disk2)" "[ds2] vm1/disk2.vmdk"
+expect "whole VM: vm.datastore" "$(vm_ds vm1)" "Datastore:$DS2"
+expect "whole VM: ds1 free space grew by both disks since the start" "$(( $(ds_free ds1) - FREE1 ))" "$((5 * GiB))"
+expect "whole VM: ds1 directory empty" "$(tree "$DIR1")" ""
+govc vm.migrate -ds ds1 vm1 >/dev/null
+expect "and back: disk1 file" "$(disk_file vm1 disk1)" "[ds1] vm1/disk1.vmdk"
+expect "and back: free space as at start" "$(ds_free ds1) $(ds_free ds2)" "$FREE1 $FREE2"
+
+# 3a. insufficient space
+BEFORE=$(state)
+if out=$(govc vm.migrate -ds small vm1 2>&1 | tail -1); then bad "insufficient space: migrate succeeded"; else
+  [[ "$out" == *"Insufficient disk space on datastore 'small'"* ]] && ok "insufficient space: task fault ($out)" || bad "insufficient space: unexpected error: $out"
+fi
+expect "insufficient space: nothing changed" "$(state)" "$BEFORE"
+
+# 3b. inaccessible datastore: its directory vanishes
+BEFORE=$(state)
+mv "$DIR2" "$DIR2.gone"
+for i in $(seq 1 50); do [[ "$(ds_acc ds2)" == false ]] && break; sleep 0.1; done
+expect "vanished directory: summary.accessible" "$(ds_acc ds2)" "false"
+if out=$(./target/vcsim relocate -vm vm1 -disk disk1=ds2 2>&1); then bad "vanished: relocation succeeded"; else
+  [[ "$out" == *"Unable to access datastore 'ds2'"* ]] && ok "vanished: task fault ($out)" || bad "vanished: unexpected error: $out"
+fi
+mv "$DIR2.gone" "$DIR2"
+for i in $(seq 1 50); do [[ "$(ds_acc ds2)" == true ]] && break; sleep 0.1; done
+expect "vanished: nothing changed" "$(state)" "$BEFORE"
+
+# 3c. inaccessible datastore: marked through the admin endpoint
+ADMIN=$(echo "$GOVC_URL" | sed -E 's#^(https?://)[^@]*@#\1#; s#/sdk$##')/opensdrs/datastore
+curl -ksf -X POST -d name=ds2 -d accessible=false "$ADMIN" >/dev/null
+expect "admin: summary.accessible" "$(ds_acc ds2)" "false"
+if out=$(govc vm.migrate -ds ds2 vm1 2>&1 | tail -1); then bad "admin: migrate succeeded"; else
+  [[ "$out" == *"Unable to access datastore 'ds2'"* ]] && ok "admin: task fault ($out)" || bad "admin: unexpected error: $out"
+fi
+expect "admin: nothing changed" "$(state)" "$BEFORE"
+curl -ksf -X POST -d name=ds2 -d accessible=true "$ADMIN" >/dev/null
+govc vm.migrate -ds ds2 vm1 >/dev/null && ok "accessible again: migrate works" || bad "accessible again: migrate works"
+
+# --- -stock, and stock vcsim: only vm.datastore changes ----------------------------
+check_stock() { # NAME URL VM SRC DST
+  local name=$1 vm=$3 src=$4 dst=$5
+  local file before
+  file=$(GOVC_URL=$2 disk_file "$vm" disk1)
+  before=$(GOVC_URL=$2 ds_free "$src")
+  GOVC_URL=$2 govc vm.migrate -ds "$dst" "$vm" >/dev/null
+  expect "$name: vm.datastore rewritten" "$(GOVC_URL=$2 vm_ds "$vm")" "Datastore:$(GOVC_URL=$2 ds_ref "$dst")"
+  expect "$name: disk file name kept" "$(GOVC_URL=$2 disk_file "$vm" disk1)" "$file"
+  expect "$name: free space untouched" "$(GOVC_URL=$2 ds_free "$src")" "$before"
+}
+start_sim stockmode ./target/vcsim -stock -inventory testdata/two-disks.json -ds-root "$WORK"
+check_stock "ours -stock" "$URL" vm1 ds1 ds2
+[[ -f "$(GOVC_URL=$URL ds_dir ds1)/vm1/disk1-flat.vmdk" ]] && ok "ours -stock: no file moved" || bad "ours -stock: no file moved"
+
+start_sim stock ./.bin/vcsim-stock -l 127.0.0.1:0 -ds 2
+check_stock "stock vcsim" "$URL" DC0_H0_VM0 LocalDS_0 LocalDS_1
+
+start_sim stockcounts ./target/vcsim -stock -ds 2
+check_stock "ours -stock, counts model" "$URL" DC0_H0_VM0 LocalDS_0 LocalDS_1
+
+start_sim counts ./target/vcsim -ds 2 -relocate-rate-mbps 0
+GOVC_URL=$URL govc vm.migrate -ds LocalDS_1 DC0_H0_VM0 >/dev/null
+expect "ours, counts model: disk moved" "$(GOVC_URL=$URL disk_file DC0_H0_VM0 disk1)" "[LocalDS_1] DC0_H0_VM0/disk1.vmdk"
+
+finish
