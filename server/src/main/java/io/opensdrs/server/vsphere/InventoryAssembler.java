@@ -1,0 +1,160 @@
+package io.opensdrs.server.vsphere;
+
+import io.opensdrs.server.vsphere.vim25.InventoryTypes;
+import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectSpec;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertyFilterSpec;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertySpec;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.TraversalSpec;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns PropertyCollector results — full reads and WaitForUpdatesEx changes alike — into an
+ * {@link InventorySnapshot}. It holds the properties last seen per object, so that an
+ * update set (only what changed) can be applied and a whole snapshot assembled again.
+ */
+final class InventoryAssembler {
+    static final List<String> TYPES = List.of("Datacenter", "StoragePod", "Datastore", "HostSystem", "VirtualMachine");
+
+    private final Map<ManagedObjectReference, Map<String, Object>> objects = new LinkedHashMap<>();
+
+    /** The filter over a recursive container view of the root folder, with every property we read. */
+    static PropertyFilterSpec filterSpec(ManagedObjectReference containerView) {
+        PropertyFilterSpec spec = new PropertyFilterSpec();
+        ObjectSpec os = new ObjectSpec(containerView, true);
+        os.selectSet.add(new TraversalSpec("view", "ContainerView", "view"));
+        spec.objectSet.add(os);
+        spec.propSet.add(new PropertySpec("Datacenter", List.of("name", "datastore")));
+        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary")));
+        spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
+        spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
+        spec.propSet.add(new PropertySpec("VirtualMachine",
+                List.of("name", "runtime.host", "datastore", "config.hardware.device")));
+        return spec;
+    }
+
+    void clear() {
+        objects.clear();
+    }
+
+    void put(PropertyCollectorTypes.ObjectContent oc) {
+        Map<String, Object> props = objects.computeIfAbsent(oc.obj, k -> new HashMap<>());
+        for (PropertyCollectorTypes.DynamicProperty p : oc.propSet) {
+            props.put(p.name, p.val);
+        }
+    }
+
+    /** Applies one update set; returns whether anything changed. */
+    boolean apply(PropertyCollectorTypes.UpdateSet updates) {
+        boolean changed = false;
+        for (PropertyCollectorTypes.PropertyFilterUpdate fu : updates.filterSet) {
+            for (PropertyCollectorTypes.ObjectUpdate ou : fu.objectSet) {
+                changed = true;
+                if ("leave".equals(ou.kind)) {
+                    objects.remove(ou.obj);
+                    continue;
+                }
+                Map<String, Object> props = objects.computeIfAbsent(ou.obj, k -> new HashMap<>());
+                for (PropertyCollectorTypes.PropertyChange pc : ou.changeSet) {
+                    if ("remove".equals(pc.op) || "indirectRemove".equals(pc.op)) {
+                        props.remove(pc.name);
+                    } else {
+                        props.put(pc.name, pc.val);
+                    }
+                }
+            }
+        }
+        return changed;
+    }
+
+    InventorySnapshot snapshot(String version) {
+        List<InventorySnapshot.Datacenter> dcs = new ArrayList<>();
+        List<InventorySnapshot.StoragePod> pods = new ArrayList<>();
+        List<InventorySnapshot.Datastore> datastores = new ArrayList<>();
+        List<InventorySnapshot.Host> hosts = new ArrayList<>();
+        List<InventorySnapshot.Vm> vms = new ArrayList<>();
+        Map<String, String> podOf = new HashMap<>();
+        for (var e : objects.entrySet()) {
+            if (e.getKey().type().equals("StoragePod")) {
+                for (String ds : ids(e.getValue().get("childEntity"), "Datastore")) {
+                    podOf.put(ds, e.getKey().value());
+                }
+            }
+        }
+        for (var e : objects.entrySet()) {
+            ManagedObjectReference ref = e.getKey();
+            Map<String, Object> p = e.getValue();
+            String name = p.get("name") instanceof String s ? s : ref.value();
+            switch (ref.type()) {
+                case "Datacenter" -> dcs.add(new InventorySnapshot.Datacenter(ref.value(), name, ids(p.get("datastore"), "Datastore")));
+                case "StoragePod" -> {
+                    long cap = 0;
+                    long free = 0;
+                    if (p.get("summary") instanceof InventoryTypes.StoragePodSummary s) {
+                        cap = s.capacity;
+                        free = s.freeSpace;
+                    }
+                    pods.add(new InventorySnapshot.StoragePod(ref.value(), name,
+                            ids(p.get("childEntity"), "Datastore"), cap, free));
+                }
+                case "Datastore" -> {
+                    InventoryTypes.DatastoreSummary s = p.get("summary") instanceof InventoryTypes.DatastoreSummary ds
+                            ? ds : new InventoryTypes.DatastoreSummary();
+                    datastores.add(new InventorySnapshot.Datastore(ref.value(), name, s.url, s.type, s.capacity,
+                            s.freeSpace, s.accessible, s.maintenanceMode == null ? "normal" : s.maintenanceMode,
+                            podOf.get(ref.value())));
+                }
+                case "HostSystem" -> hosts.add(new InventorySnapshot.Host(ref.value(), name, ids(p.get("datastore"), "Datastore")));
+                case "VirtualMachine" -> vms.add(vm(ref, name, p));
+                default -> {
+                }
+            }
+        }
+        Comparator<String> byId = Comparator.naturalOrder();
+        dcs.sort(Comparator.comparing(InventorySnapshot.Datacenter::id, byId));
+        pods.sort(Comparator.comparing(InventorySnapshot.StoragePod::id, byId));
+        datastores.sort(Comparator.comparing(InventorySnapshot.Datastore::id, byId));
+        hosts.sort(Comparator.comparing(InventorySnapshot.Host::id, byId));
+        vms.sort(Comparator.comparing(InventorySnapshot.Vm::id, byId));
+        return new InventorySnapshot(version == null ? "" : version, dcs, pods, datastores, hosts, vms);
+    }
+
+    private static InventorySnapshot.Vm vm(ManagedObjectReference ref, String name, Map<String, Object> p) {
+        String host = p.get("runtime.host") instanceof ManagedObjectReference h ? h.value() : null;
+        List<InventorySnapshot.VirtualDisk> disks = new ArrayList<>();
+        if (p.get("config.hardware.device") instanceof InventoryTypes.ArrayOfVirtualDevice devices) {
+            for (InventoryTypes.VirtualDevice d : devices.items) {
+                if (d instanceof InventoryTypes.VirtualDisk disk
+                        && disk.backing instanceof InventoryTypes.VirtualDeviceFileBackingInfo file) {
+                    long bytes = disk.capacityInBytes != null ? disk.capacityInBytes
+                            : disk.capacityInKB != null ? disk.capacityInKB * 1024 : 0;
+                    boolean thin = file instanceof InventoryTypes.VirtualDiskFlatVer2BackingInfo flat
+                            && Boolean.TRUE.equals(flat.thinProvisioned);
+                    disks.add(new InventorySnapshot.VirtualDisk(disk.key,
+                            disk.deviceInfo == null ? "disk-" + disk.key : disk.deviceInfo.label,
+                            file.fileName, file.datastore == null ? null : file.datastore.value(), bytes, thin));
+                }
+            }
+        }
+        return new InventorySnapshot.Vm(ref.value(), name, host, ids(p.get("datastore"), "Datastore"), disks);
+    }
+
+    private static List<String> ids(Object val, String type) {
+        List<String> out = new ArrayList<>();
+        if (val instanceof PropertyCollectorTypes.ArrayOfManagedObjectReference refs) {
+            for (ManagedObjectReference r : refs.items) {
+                if (r.type().equals(type)) {
+                    out.add(r.value());
+                }
+            }
+        }
+        return out;
+    }
+}

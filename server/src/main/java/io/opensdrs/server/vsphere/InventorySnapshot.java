@@ -1,0 +1,90 @@
+package io.opensdrs.server.vsphere;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The part of vCenter's inventory Storage DRS works on: datacenters, datastore clusters
+ * (StoragePods) and their datastores, hosts and the datastores each mounts, VMs and their
+ * virtual disks, with capacity and free space. {@code version} is the PropertyCollector
+ * version it was read at (empty for a full read).
+ */
+public record InventorySnapshot(String version, List<Datacenter> datacenters, List<StoragePod> storagePods,
+                                List<Datastore> datastores, List<Host> hosts, List<Vm> vms) {
+
+    public InventorySnapshot {
+        datacenters = List.copyOf(datacenters);
+        storagePods = List.copyOf(storagePods);
+        datastores = List.copyOf(datastores);
+        hosts = List.copyOf(hosts);
+        vms = List.copyOf(vms);
+    }
+
+    public Optional<Datastore> datastore(String id) {
+        return datastores.stream().filter(d -> d.id().equals(id)).findFirst();
+    }
+
+    public Optional<Datastore> datastoreNamed(String name) {
+        return datastores.stream().filter(d -> d.name().equals(name)).findFirst();
+    }
+
+    public Optional<Vm> vm(String id) {
+        return vms.stream().filter(v -> v.id().equals(id)).findFirst();
+    }
+
+    public Optional<Vm> vmNamed(String name) {
+        return vms.stream().filter(v -> v.name().equals(name)).findFirst();
+    }
+
+    public Optional<Host> host(String id) {
+        return hosts.stream().filter(h -> h.id().equals(id)).findFirst();
+    }
+
+    public record Datacenter(String id, String name, List<String> datastoreIds) {
+        public Datacenter {
+            datastoreIds = List.copyOf(datastoreIds);
+        }
+    }
+
+    /** A datastore cluster; its datastores are the StoragePod's children. */
+    public record StoragePod(String id, String name, List<String> datastoreIds, long capacityBytes, long freeBytes) {
+        public StoragePod {
+            datastoreIds = List.copyOf(datastoreIds);
+        }
+    }
+
+    /**
+     * @param storagePodId the datastore cluster it belongs to, or null
+     * @param maintenanceMode {@code normal}, {@code enteringMaintenance} or {@code inMaintenance}
+     */
+    public record Datastore(String id, String name, String url, String type, long capacityBytes, long freeBytes,
+                            boolean accessible, String maintenanceMode, String storagePodId) {
+    }
+
+    public record Host(String id, String name, List<String> datastoreIds) {
+        public Host {
+            datastoreIds = List.copyOf(datastoreIds);
+        }
+
+        public boolean sees(String datastoreId) {
+            return datastoreIds.contains(datastoreId);
+        }
+    }
+
+    /** @param datastoreIds the datastores holding any of the VM's files (vm.datastore) */
+    public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks) {
+        public Vm {
+            datastoreIds = List.copyOf(datastoreIds);
+            disks = List.copyOf(disks);
+        }
+
+        public Optional<VirtualDisk> disk(int key) {
+            return disks.stream().filter(d -> d.key() == key).findFirst();
+        }
+    }
+
+    /** @param fileName backing file, {@code [datastore] vm/vm.vmdk} */
+    public record VirtualDisk(int key, String label, String fileName, String datastoreId, long capacityBytes,
+                              boolean thinProvisioned) {
+    }
+}

@@ -1,0 +1,59 @@
+package io.opensdrs.server.vsphere;
+
+import io.opensdrs.server.vsphere.vim25.VimFaultException;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the server asks of vCenter, behind one interface so that the small vim25
+ * client ({@link Vim25VSphereClient}) can be swapped for VMware's official SDK. Object ids
+ * are managed-object ids ({@code vm-42}, {@code datastore-17}). Calls fail with
+ * {@link VimFaultException}, whose fault type names what went wrong.
+ */
+public interface VSphereClient extends AutoCloseable {
+
+    /** Product, version and instance of the vCenter this client talks to. */
+    VCenterAbout about();
+
+    /** A full read of the inventory the product cares about. */
+    InventorySnapshot inventory() throws VimFaultException;
+
+    /**
+     * Starts watching the inventory for changes (PropertyCollector + WaitForUpdatesEx): each
+     * call of {@link InventoryWatch#awaitChange} returns the inventory after the next change.
+     */
+    InventoryWatch watchInventory() throws VimFaultException;
+
+    /** Storage vMotion of the given disks (disk key → destination datastore id); the VM stays where it runs. */
+    String relocateDisks(String vmId, Map<Integer, String> diskToDatastore) throws VimFaultException;
+
+    /** Storage vMotion of a whole VM — its home and every disk — to one datastore. */
+    String relocateVm(String vmId, String datastoreId) throws VimFaultException;
+
+    /** The state of a vCenter task, by task id. */
+    TaskStatus task(String taskId) throws VimFaultException;
+
+    void cancelTask(String taskId) throws VimFaultException;
+
+    Optional<ExtensionRegistration> findExtension(String key) throws VimFaultException;
+
+    /** Registers the extension, or updates it when one with that key exists. */
+    void registerOrUpdateExtension(ExtensionRegistration extension) throws VimFaultException;
+
+    void unregisterExtension(String key) throws VimFaultException;
+
+    /** Logs out; the client is unusable afterwards. */
+    @Override
+    void close();
+
+    /** An inventory being watched; close it to drop the server-side filter. */
+    interface InventoryWatch extends AutoCloseable {
+        /** The inventory after the next change, or empty when nothing changed within maxWait. */
+        Optional<InventorySnapshot> awaitChange(Duration maxWait) throws VimFaultException;
+
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,271 @@
+package io.opensdrs.server.vsphere;
+
+import io.opensdrs.server.vsphere.vim25.ExtensionTypes;
+import io.opensdrs.server.vsphere.vim25.InventoryTypes;
+import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
+import io.opensdrs.server.vsphere.vim25.TaskTypes;
+import io.opensdrs.server.vsphere.vim25.Vim25Client;
+import io.opensdrs.server.vsphere.vim25.VimFaultException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.xml.datatype.DatatypeConfigurationException;
+import javax.xml.datatype.DatatypeFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.GregorianCalendar;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TimeZone;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link VSphereClient} over the small vim25 SOAP client: one logged-in session, kept alive
+ * with {@code CurrentTime}, logged in again once when vCenter reports
+ * {@code NotAuthenticated} (an expired session); a second refusal is the caller's fault to
+ * handle.
+ */
+public final class Vim25VSphereClient implements VSphereClient {
+    private static final Logger log = LoggerFactory.getLogger(Vim25VSphereClient.class);
+
+    private final VCenterConnection connection;
+    private final Vim25Client vim;
+    private final ScheduledExecutorService keepAlive;
+
+    private Vim25VSphereClient(VCenterConnection connection, Vim25Client vim) {
+        this.connection = connection;
+        this.vim = vim;
+        this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vcenter-keepalive");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = connection.keepAlive().toMillis();
+        keepAlive.scheduleWithFixedDelay(this::ping, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Connects and logs in; fails with the fault vCenter gave (InvalidLogin, Transport, ...). */
+    public static Vim25VSphereClient login(VCenterConnection connection) throws VimFaultException {
+        Vim25Client vim = Vim25Client.connect(connection.sdkUrl(), connection.trust(), connection.timeout());
+        vim.login(connection.user(), connection.password());
+        return new Vim25VSphereClient(connection, vim);
+    }
+
+    /** The underlying method-level client, for tests and tools. */
+    public Vim25Client vim25() {
+        return vim;
+    }
+
+    private void ping() {
+        try {
+            call(vim::currentTime);
+        } catch (VimFaultException e) {
+            log.warn("vCenter keep-alive failed: {}", e.getMessage());
+        }
+    }
+
+    @FunctionalInterface
+    private interface VimCall<T> {
+        T call() throws VimFaultException;
+    }
+
+    private <T> T call(VimCall<T> c) throws VimFaultException {
+        try {
+            return c.call();
+        } catch (VimFaultException e) {
+            if (!e.isNotAuthenticated()) {
+                throw e;
+            }
+            log.info("vCenter session expired; logging in again as {}", connection.user());
+            vim.login(connection.user(), connection.password());
+            return c.call();
+        }
+    }
+
+    @Override
+    public VCenterAbout about() {
+        InventoryTypes.AboutInfo a = vim.serviceContent().about;
+        return new VCenterAbout(a.fullName, a.apiType, a.apiVersion, a.instanceUuid);
+    }
+
+    @Override
+    public InventorySnapshot inventory() throws VimFaultException {
+        return call(() -> {
+            ManagedObjectReference view = vim.createContainerView(vim.serviceContent().rootFolder,
+                    InventoryAssembler.TYPES, true);
+            try {
+                InventoryAssembler a = new InventoryAssembler();
+                vim.retrieveAll(InventoryAssembler.filterSpec(view), 500).forEach(a::put);
+                return a.snapshot("");
+            } finally {
+                vim.destroyView(view);
+            }
+        });
+    }
+
+    @Override
+    public InventoryWatch watchInventory() throws VimFaultException {
+        return call(() -> {
+            ManagedObjectReference collector = vim.createPropertyCollector();
+            ManagedObjectReference view = vim.createContainerView(vim.serviceContent().rootFolder,
+                    InventoryAssembler.TYPES, true);
+            vim.createFilter(collector, InventoryAssembler.filterSpec(view), false);
+            return new Watch(collector, view);
+        });
+    }
+
+    private final class Watch implements InventoryWatch {
+        private final ManagedObjectReference collector;
+        private final ManagedObjectReference view;
+        private final InventoryAssembler assembler = new InventoryAssembler();
+        private String version = "";
+
+        Watch(ManagedObjectReference collector, ManagedObjectReference view) {
+            this.collector = collector;
+            this.view = view;
+        }
+
+        @Override
+        public synchronized Optional<InventorySnapshot> awaitChange(Duration maxWait) throws VimFaultException {
+            int seconds = (int) Math.max(0, Math.min(Integer.MAX_VALUE, maxWait.toSeconds()));
+            PropertyCollectorTypes.UpdateSet updates = vim.waitForUpdatesEx(collector, version, seconds);
+            if (updates == null) {
+                return Optional.empty();
+            }
+            version = updates.version;
+            return assembler.apply(updates) ? Optional.of(assembler.snapshot(version)) : Optional.empty();
+        }
+
+        @Override
+        public void close() {
+            try {
+                vim.destroyView(view);
+                vim.destroyPropertyCollector(collector);
+            } catch (VimFaultException e) {
+                log.debug("closing an inventory watch: {}", e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public String relocateDisks(String vmId, Map<Integer, String> diskToDatastore) throws VimFaultException {
+        if (diskToDatastore.isEmpty()) {
+            throw new IllegalArgumentException("diskToDatastore: no disk to relocate");
+        }
+        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
+        diskToDatastore.forEach((key, ds) ->
+                spec.disk.add(new TaskTypes.DiskLocator(key, new ManagedObjectReference("Datastore", ds))));
+        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+    }
+
+    @Override
+    public String relocateVm(String vmId, String datastoreId) throws VimFaultException {
+        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
+        spec.datastore = new ManagedObjectReference("Datastore", datastoreId);
+        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+    }
+
+    @Override
+    public TaskStatus task(String taskId) throws VimFaultException {
+        TaskTypes.TaskInfo info = call(() -> vim.taskInfo(new ManagedObjectReference("Task", taskId)));
+        String faultType = null;
+        String message = null;
+        if (info.error != null) {
+            faultType = info.error.faultType();
+            message = info.error.localizedMessage;
+        }
+        return new TaskStatus(taskId, info.state, info.progress, faultType, message);
+    }
+
+    @Override
+    public void cancelTask(String taskId) throws VimFaultException {
+        call(() -> {
+            vim.cancelTask(new ManagedObjectReference("Task", taskId));
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<ExtensionRegistration> findExtension(String key) throws VimFaultException {
+        ExtensionTypes.Extension e = call(() -> vim.findExtension(key));
+        if (e == null) {
+            return Optional.empty();
+        }
+        String manifest = e.client.isEmpty() ? null : e.client.get(0).url;
+        String thumb = e.server.isEmpty() ? null : e.server.get(0).serverThumbprint;
+        String email = e.server.isEmpty() || e.server.get(0).adminEmail.isEmpty() ? null : e.server.get(0).adminEmail.get(0);
+        return Optional.of(new ExtensionRegistration(e.key, e.version,
+                e.description == null ? null : e.description.label, e.description == null ? null : e.description.summary,
+                e.company, manifest == null ? "(none)" : manifest, thumb, email));
+    }
+
+    @Override
+    public void registerOrUpdateExtension(ExtensionRegistration r) throws VimFaultException {
+        ExtensionTypes.Extension e = new ExtensionTypes.Extension();
+        e.key = r.key();
+        e.version = r.version();
+        e.company = r.company();
+        e.description = new InventoryTypes.Description(r.label(), r.summary());
+        e.lastHeartbeatTime = now();
+        e.shownInSolutionManager = false;
+
+        ExtensionTypes.ExtensionClientInfo client = new ExtensionTypes.ExtensionClientInfo();
+        client.version = r.version();
+        client.company = r.company();
+        client.description = new InventoryTypes.Description(r.label(), r.summary());
+        client.type = "vsphere-client-remote";
+        client.url = r.manifestUrl();
+        e.client.add(client);
+
+        ExtensionTypes.ExtensionServerInfo server = new ExtensionTypes.ExtensionServerInfo();
+        server.url = r.manifestUrl();
+        server.company = r.company();
+        server.description = new InventoryTypes.Description(r.label(), r.summary());
+        server.type = "MANIFEST_SERVER";
+        server.serverThumbprint = r.serverThumbprint();
+        if (r.adminEmail() != null) {
+            server.adminEmail.add(r.adminEmail());
+        }
+        e.server.add(server);
+
+        call(() -> {
+            if (vim.findExtension(r.key()) == null) {
+                vim.registerExtension(e);
+            } else {
+                vim.updateExtension(e);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void unregisterExtension(String key) throws VimFaultException {
+        call(() -> {
+            vim.unregisterExtension(key);
+            return null;
+        });
+    }
+
+    private static javax.xml.datatype.XMLGregorianCalendar now() {
+        try {
+            GregorianCalendar c = new GregorianCalendar(TimeZone.getTimeZone("UTC"));
+            c.setTimeInMillis(Instant.now().toEpochMilli());
+            return DatatypeFactory.newInstance().newXMLGregorianCalendar(c);
+        } catch (DatatypeConfigurationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        keepAlive.shutdownNow();
+        try {
+            vim.logout();
+        } catch (VimFaultException e) {
+            log.debug("logout: {}", e.getMessage());
+        }
+    }
+}

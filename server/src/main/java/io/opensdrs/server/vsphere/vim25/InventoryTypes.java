@@ -1,0 +1,122 @@
+package io.opensdrs.server.vsphere.vim25;
+
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlSeeAlso;
+import jakarta.xml.bind.annotation.XmlType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Data types of the service instance, sessions, datastores and virtual devices (vim25 WSDL names). */
+public final class InventoryTypes {
+    private InventoryTypes() {
+    }
+
+    @XmlType(name = "ServiceContent")
+    public static class ServiceContent {
+        public ManagedObjectReference rootFolder;
+        public ManagedObjectReference propertyCollector;
+        public ManagedObjectReference viewManager;
+        public AboutInfo about;
+        public ManagedObjectReference sessionManager;
+        public ManagedObjectReference taskManager;
+        public ManagedObjectReference extensionManager;
+        public ManagedObjectReference eventManager;
+        public ManagedObjectReference storageResourceManager;
+    }
+
+    @XmlType(name = "AboutInfo")
+    public static class AboutInfo {
+        public String name;
+        public String fullName;
+        public String vendor;
+        public String version;
+        public String build;
+        public String apiType;
+        public String apiVersion;
+        public String instanceUuid;
+    }
+
+    @XmlType(name = "UserSession")
+    public static class UserSession {
+        public String key;
+        public String userName;
+        public String fullName;
+    }
+
+    @XmlType(name = "Description")
+    public static class Description {
+        public String label;
+        public String summary;
+
+        public Description() {
+        }
+
+        public Description(String label, String summary) {
+            this.label = label;
+            this.summary = summary;
+        }
+    }
+
+    @XmlType(name = "DatastoreSummary")
+    public static class DatastoreSummary {
+        public ManagedObjectReference datastore;
+        public String name;
+        public String url;
+        public long capacity;
+        public long freeSpace;
+        public Long uncommitted;
+        public boolean accessible;
+        public Boolean multipleHostAccess;
+        public String type;
+        public String maintenanceMode;
+    }
+
+    @XmlType(name = "StoragePodSummary")
+    public static class StoragePodSummary {
+        public String name;
+        public long capacity;
+        public long freeSpace;
+    }
+
+    @XmlType(name = "VirtualDevice")
+    @XmlSeeAlso(VirtualDisk.class)
+    public static class VirtualDevice {
+        public int key;
+        public Description deviceInfo;
+        public VirtualDeviceBackingInfo backing;
+        public Integer controllerKey;
+        public Integer unitNumber;
+    }
+
+    @XmlType(name = "VirtualDisk")
+    public static class VirtualDisk extends VirtualDevice {
+        public Long capacityInKB;
+        public Long capacityInBytes;
+    }
+
+    @XmlType(name = "VirtualDeviceBackingInfo")
+    @XmlSeeAlso(VirtualDeviceFileBackingInfo.class)
+    public static class VirtualDeviceBackingInfo {
+    }
+
+    @XmlType(name = "VirtualDeviceFileBackingInfo")
+    @XmlSeeAlso(VirtualDiskFlatVer2BackingInfo.class)
+    public static class VirtualDeviceFileBackingInfo extends VirtualDeviceBackingInfo {
+        public String fileName;
+        public ManagedObjectReference datastore;
+    }
+
+    @XmlType(name = "VirtualDiskFlatVer2BackingInfo")
+    public static class VirtualDiskFlatVer2BackingInfo extends VirtualDeviceFileBackingInfo {
+        public String diskMode;
+        public Boolean thinProvisioned;
+        public String uuid;
+    }
+
+    @XmlType(name = "ArrayOfVirtualDevice")
+    public static class ArrayOfVirtualDevice {
+        @XmlElement(name = "VirtualDevice")
+        public List<VirtualDevice> items = new ArrayList<>();
+    }
+}
