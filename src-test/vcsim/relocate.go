@@ -858,16 +858,15 @@ func (r *relocator) commit(ctx *simulator.Context, vm *simulator.VirtualMachine,
 
 // vmDatastores recomputes vm.Datastore from the home and disk locations.
 func vmDatastores(ctx *simulator.Context, vm *simulator.VirtualMachine) []types.ManagedObjectReference {
-	host := ctx.Map.Get(*vm.Runtime.Host).(*simulator.HostSystem)
 	var out []types.ManagedObjectReference
 	add := func(dsPath string) {
 		var p object.DatastorePath
 		if !p.FromString(dsPath) {
 			return
 		}
-		if e := ctx.Map.FindByName(p.Datastore, host.Datastore); e != nil {
-			if simulator.FindReference(out, e.Reference()) == nil {
-				out = append(out, e.Reference())
+		if ds := findDatastore(ctx, vm, p.Datastore); ds != nil {
+			if simulator.FindReference(out, ds.Self) == nil {
+				out = append(out, ds.Self)
 			}
 		}
 	}
@@ -882,7 +881,6 @@ func vmDatastores(ctx *simulator.Context, vm *simulator.VirtualMachine) []types.
 
 // refreshStorage recomputes vm.storage and vm.summary.storage from layoutEx file sizes.
 func refreshStorage(ctx *simulator.Context, vm *simulator.VirtualMachine) {
-	host := ctx.Map.Get(*vm.Runtime.Host).(*simulator.HostSystem)
 	usage := map[types.ManagedObjectReference]*types.VirtualMachineUsageOnDatastore{}
 	var order []types.ManagedObjectReference
 	if vm.LayoutEx != nil {
@@ -891,11 +889,11 @@ func refreshStorage(ctx *simulator.Context, vm *simulator.VirtualMachine) {
 			if !p.FromString(f.Name) {
 				continue
 			}
-			e := ctx.Map.FindByName(p.Datastore, host.Datastore)
-			if e == nil {
+			ds := findDatastore(ctx, vm, p.Datastore)
+			if ds == nil {
 				continue
 			}
-			ref := e.Reference()
+			ref := ds.Self
 			u, ok := usage[ref]
 			if !ok {
 				u = &types.VirtualMachineUsageOnDatastore{Datastore: ref}
@@ -1077,4 +1075,25 @@ func moveVMLog(vm *simulator.VirtualMachine, oldRoot, newRoot string) {
 	if strings.HasPrefix(*ptr, oldRoot+string(filepath.Separator)) {
 		*ptr = newRoot + strings.TrimPrefix(*ptr, oldRoot)
 	}
+}
+
+// findDatastore resolves a datastore name for a VM: among its host's datastores,
+// else among the datastores of its datacenter (the VM may be moving to a host
+// that mounts a datastore its current host does not).
+func findDatastore(ctx *simulator.Context, vm *simulator.VirtualMachine, name string) *simulator.Datastore {
+	if vm.Runtime.Host != nil {
+		if host, ok := ctx.Map.Get(*vm.Runtime.Host).(*simulator.HostSystem); ok {
+			if e := ctx.Map.FindByName(name, host.Datastore); e != nil {
+				return e.(*simulator.Datastore)
+			}
+		}
+	}
+	dc := datacenterOf(ctx, vm.Parent)
+	for _, e := range ctx.Map.All("Datastore") {
+		ds, ok := e.(*simulator.Datastore)
+		if ok && ds.Name == name && (dc == nil || datacenterOf(ctx, ds.Parent) == dc) {
+			return ds
+		}
+	}
+	return nil
 }

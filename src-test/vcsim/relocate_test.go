@@ -599,3 +599,36 @@ func waitAccessible(t *testing.T, e *env, name string, want bool) {
 	}
 	t.Fatalf("%s accessible never became %v", name, want)
 }
+
+// Host and pool changes stay stock; the storage part is ours.
+func TestRelocateWithHost(t *testing.T) {
+	e := start(t, world, Options{RateMBps: 0})
+	vm := e.vm("vm1")
+	h2, err := e.f.HostSystem(e.ctx, "h2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := h2.ResourcePool(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	href, pref, ds2 := h2.Reference(), pool.Reference(), e.ds("ds2").Reference()
+	// "small" is not mounted on h2.
+	small := e.ds("small").Reference()
+	if _, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Host: &href, Pool: &pref, Datastore: &small}); err == nil {
+		t.Fatal("expected DatastoreNotWritableOnHost")
+	}
+	if _, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Host: &href, Pool: &pref, Datastore: &ds2}); err != nil {
+		t.Fatal(err)
+	}
+	var m mo.VirtualMachine
+	if err := vm.Properties(e.ctx, vm.Reference(), []string{"runtime.host", "datastore"}, &m); err != nil {
+		t.Fatal(err)
+	}
+	if *m.Runtime.Host != href || refs(m.Datastore) != ds2.Value {
+		t.Errorf("host %v datastore %s", m.Runtime.Host, refs(m.Datastore))
+	}
+	if st := e.vmState(vm); st.VmPath != "[ds2] vm1/vm1.vmx" {
+		t.Errorf("vmPathName %s", st.VmPath)
+	}
+}
