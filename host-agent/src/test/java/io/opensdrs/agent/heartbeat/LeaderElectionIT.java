@@ -93,6 +93,8 @@ class LeaderElectionIT {
             assertThat(agents.snapshot()).as("block 0 reclaimed while %s is stopped", old)
                     .anyMatch(e -> e.receivedNanos() > stoppedAt && !e.host().equals(old) && e.type().equals("joined")
                             && e.line().contains("block=0"));
+            // The migrating host logs "joined" a moment before "leader": wait for the line.
+            await(() -> agents.leaders(h -> !h.equals(old)).size() == 1, Duration.ofSeconds(3));
             List<String> during = agents.leaders(h -> !h.equals(old));
             assertThat(during).hasSize(1);
             Thread.sleep(2 * PERIOD_MS);
