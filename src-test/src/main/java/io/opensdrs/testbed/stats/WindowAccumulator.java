@@ -1,0 +1,107 @@
+package io.opensdrs.testbed.stats;
+
+import io.opensdrs.testbed.device.IoRequest;
+
+import java.util.Arrays;
+
+/**
+ * Accumulates one virtual disk's IOs into hypervisor-style windows: IO count, time-averaged
+ * outstanding IOs, mean and percentile latency, mean IO size, read share, and randomness as
+ * the share of seeks longer than 10 × the mean IO size (Romano §4.1; the multiplier keeps
+ * large sequential requests from counting as seeks).
+ */
+public final class WindowAccumulator {
+    private final String disk;
+    private double windowStart;
+    private long reads;
+    private long writes;
+    private long bytesRead;
+    private long bytesWritten;
+    private double latencySum;
+    private double[] latencies = new double[256];
+    private int completed;
+    private double[] seeks = new double[256];
+    private int issued;
+    private long issuedBytes;
+    private long lastEnd = -1;
+    private int outstanding;
+    private double outstandingArea;
+    private double lastChange;
+
+    public WindowAccumulator(String disk, double startMs) {
+        this.disk = disk;
+        this.windowStart = startMs;
+        this.lastChange = startMs;
+    }
+
+    private void integrate(double now) {
+        outstandingArea += outstanding * (now - lastChange);
+        lastChange = now;
+    }
+
+    public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
+        integrate(now);
+        outstanding++;
+        if (issued == seeks.length) {
+            seeks = Arrays.copyOf(seeks, issued * 2);
+        }
+        seeks[issued++] = lastEnd < 0 ? Double.POSITIVE_INFINITY : Math.abs(diskOffset - lastEnd);
+        issuedBytes += sizeBytes;
+        lastEnd = diskOffset + sizeBytes;
+    }
+
+    public void completed(double now, IoRequest io) {
+        integrate(now);
+        outstanding--;
+        if (completed == latencies.length) {
+            latencies = Arrays.copyOf(latencies, completed * 2);
+        }
+        double lat = io.latencyMs();
+        latencies[completed++] = lat;
+        latencySum += lat;
+        if (io.read()) {
+            reads++;
+            bytesRead += io.sizeBytes();
+        } else {
+            writes++;
+            bytesWritten += io.sizeBytes();
+        }
+    }
+
+    /** Closes the window at {@code now}, returns its statistics and starts the next window. */
+    public DiskWindow close(double now, String datastore) {
+        integrate(now);
+        double seconds = (now - windowStart) / 1000.0;
+        long ios = reads + writes;
+        double meanSize = issued == 0 ? 0 : (double) issuedBytes / issued;
+        int far = 0;
+        for (int i = 0; i < issued; i++) {
+            if (seeks[i] > 10 * meanSize) {
+                far++;
+            }
+        }
+        double[] sorted = Arrays.copyOf(latencies, completed);
+        Arrays.sort(sorted);
+        DiskWindow w = new DiskWindow(disk, datastore, windowStart, seconds, ios, reads, writes, bytesRead,
+                bytesWritten, now > windowStart ? outstandingArea / (now - windowStart) : 0,
+                ios == 0 ? 0 : latencySum / ios, percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
+                ios == 0 ? 0 : (bytesRead + bytesWritten) / (double) ios / 1024.0,
+                ios == 0 ? 0 : (double) reads / ios, issued == 0 ? 0 : (double) far / issued);
+        windowStart = now;
+        reads = writes = bytesRead = bytesWritten = 0;
+        latencySum = 0;
+        completed = 0;
+        issued = 0;
+        issuedBytes = 0;
+        outstandingArea = 0;
+        return w;
+    }
+
+    static double percentile(double[] sorted, double pct) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int idx = (int) Math.ceil(pct / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+}

@@ -1,0 +1,168 @@
+package io.opensdrs.testbed.world;
+
+import io.opensdrs.scenario.WorkloadSpec;
+import io.opensdrs.testbed.device.DeviceProfiles;
+import io.opensdrs.testbed.device.IoRequest;
+import io.opensdrs.testbed.device.StorageDevice;
+import io.opensdrs.testbed.device.ThinProvisionedLun;
+import io.opensdrs.testbed.sim.Clock;
+import io.opensdrs.testbed.sim.Simulation;
+import io.opensdrs.testbed.stats.DiskWindow;
+import io.opensdrs.testbed.stats.WindowAccumulator;
+import io.opensdrs.testbed.workload.DiskLocation;
+import io.opensdrs.testbed.workload.IoObserver;
+import io.opensdrs.testbed.workload.TokenBucketThrottle;
+import io.opensdrs.testbed.workload.VirtualDiskWorkload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every IO of every disk simulated on one event queue: the reference method. */
+public final class IoLevelRun extends WorldRun {
+    private final Simulation sim = new Simulation();
+    private final Map<String, StorageDevice> devices = new LinkedHashMap<>();
+    private final Map<String, VirtualDiskWorkload> loops = new LinkedHashMap<>();
+    private final Map<String, WindowAccumulator> stats = new LinkedHashMap<>();
+    private final Map<Relocation, Copy> copies = new LinkedHashMap<>();
+
+    private final class Copy {
+        final VirtualDiskWorkload reader;
+        final VirtualDiskWorkload writer;
+        long read;
+        long written;
+
+        Copy(Relocation r) {
+            String id = r.disk().id();
+            WindowAccumulator rs = new WindowAccumulator("copy-read:" + id, sim.now());
+            WindowAccumulator ws = new WindowAccumulator("copy-write:" + id, sim.now());
+            stats.put("copy-read:" + id, rs);
+            stats.put("copy-write:" + id, ws);
+            DiskLocation src = new DiskLocation(r.from(), device(r.from()), r.sourceBase());
+            DiskLocation dst = new DiskLocation(r.to(), device(r.to()), r.destinationBase());
+            WorkloadSpec copyRead = new WorkloadSpec(Relocation.COPY_OIO, Relocation.COPY_IO_KB, 100.0, 0.0, 0.0, null);
+            WorkloadSpec copyWrite = new WorkloadSpec(Relocation.COPY_OIO, Relocation.COPY_IO_KB, 0.0, 0.0, 0.0, null);
+            reader = new VirtualDiskWorkload(sim, "copy-read:" + id, r.disk().sizeBytes(), copyRead, () -> src,
+                    observer(rs, n -> { read += n; progress(r); }), seed ^ id.hashCode());
+            writer = new VirtualDiskWorkload(sim, "copy-write:" + id, r.disk().sizeBytes(), copyWrite, () -> dst,
+                    observer(ws, n -> { written += n; progress(r); }), seed ^ (id.hashCode() * 31L));
+            reader.start();
+            writer.start();
+        }
+
+        void progress(Relocation r) {
+            long copied = Math.min(read, written);
+            if (copied > r.copiedBytes()) {
+                r.addCopied(copied - r.copiedBytes());
+            }
+            if (r.done() && copies.containsKey(r)) {
+                reader.stop();
+                writer.stop();
+                copies.remove(r);
+                world.completeRelocation(r, sim.now());
+            }
+        }
+    }
+
+    IoLevelRun(World world, long seed) {
+        super(world, seed);
+        for (VirtualDisk d : world.disks()) {
+            WindowAccumulator acc = new WindowAccumulator(d.id(), 0);
+            stats.put(d.id(), acc);
+            VirtualDiskWorkload loop = new VirtualDiskWorkload(sim, d.id(), d.sizeBytes(), d.workloadAt(0),
+                    () -> new DiskLocation(d.datastore(), device(d.datastore()), d.baseOffset()),
+                    observer(acc, n -> { }), seed * 1_000_003L + d.id().hashCode());
+            loops.put(d.id(), loop);
+        }
+        loops.values().forEach(VirtualDiskWorkload::start);
+    }
+
+    private static IoObserver observer(WindowAccumulator acc, java.util.function.LongConsumer bytesDone) {
+        return new IoObserver() {
+            @Override
+            public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
+                acc.issued(now, diskOffset, sizeBytes, read);
+            }
+
+            @Override
+            public void completed(double now, IoRequest io) {
+                acc.completed(now, io);
+                bytesDone.accept(io.sizeBytes());
+            }
+        };
+    }
+
+    public Simulation simulation() {
+        return sim;
+    }
+
+    /** The device behind a datastore, built on first use (datastores may be added by events). */
+    public StorageDevice device(String datastore) {
+        return devices.computeIfAbsent(datastore, name -> {
+            Datastore ds = world.datastore(name);
+            StorageDevice dev = DeviceProfiles.build(sim, ds.profile(), ds.capacityBytes(), seed ^ name.hashCode());
+            if (ds.thin()) {
+                ThinProvisionedLun thin = new ThinProvisionedLun(sim, dev);
+                for (VirtualDisk d : world.disksOn(name)) {
+                    thin.allocate(d.baseOffset(), d.sizeBytes());
+                }
+                return thin;
+            }
+            return dev;
+        });
+    }
+
+    /** Applies a throttle to one disk's IO path (the vSCSI service's StreamLimit). */
+    public void throttle(String diskId, TokenBucketThrottle t) {
+        VirtualDiskWorkload loop = loops.get(diskId);
+        if (loop == null) {
+            throw new IllegalArgumentException("no virtual disk '" + diskId + "'");
+        }
+        loop.setThrottle(t);
+    }
+
+    @Override
+    protected List<DiskWindow> window(double startMs, double endMs, Clock clock) throws InterruptedException {
+        double hour = startMs / 3_600_000;
+        for (VirtualDisk d : world.disks()) {
+            VirtualDiskWorkload loop = loops.get(d.id());
+            WorkloadSpec want = d.workloadAt(hour);
+            if (!want.equals(loop.spec())) {
+                loop.setSpec(want);
+            }
+        }
+        for (Relocation r : world.relocations()) {
+            if (!copies.containsKey(r)) {
+                copies.put(r, new Copy(r));
+            }
+        }
+        clock.advanceTo(sim, endMs);
+        List<DiskWindow> out = new ArrayList<>();
+        for (Map.Entry<String, WindowAccumulator> e : new ArrayList<>(stats.entrySet())) {
+            String id = e.getKey();
+            String ds;
+            if (id.startsWith("copy-")) {
+                Relocation r = findRelocation(id.substring(id.indexOf(':') + 1));
+                if (r == null) {
+                    stats.remove(id);
+                    continue;
+                }
+                ds = id.startsWith("copy-read:") ? r.from() : r.to();
+            } else {
+                ds = world.disk(id).datastore();
+            }
+            out.add(e.getValue().close(sim.now(), ds));
+        }
+        return out;
+    }
+
+    private Relocation findRelocation(String diskId) {
+        for (Relocation r : copies.keySet()) {
+            if (r.disk().id().equals(diskId)) {
+                return r;
+            }
+        }
+        return null;
+    }
+}
