@@ -1,0 +1,129 @@
+package io.opensdrs.server.api;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import jakarta.validation.ConstraintViolationException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.validation.method.ParameterErrors;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Every bad request as an RFC 7807 problem detail naming the offending field (SPEC §5): property
+ * {@code field} (the first) and {@code errors} (every field with its message). Handlers run
+ * before the controller's method body, so a refused request has changed nothing.
+ */
+@RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class ApiErrors {
+
+    @ExceptionHandler(MethodArgumentNotValidException.class)
+    ProblemDetail body(MethodArgumentNotValidException e) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        for (FieldError f : e.getBindingResult().getFieldErrors()) {
+            errors.add(error(f.getField(), f.getDefaultMessage()));
+        }
+        e.getBindingResult().getGlobalErrors().forEach(g -> errors.add(error(g.getObjectName(), g.getDefaultMessage())));
+        return badRequest(errors);
+    }
+
+    @ExceptionHandler(HandlerMethodValidationException.class)
+    ProblemDetail parameters(HandlerMethodValidationException e) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        e.getParameterValidationResults().forEach(r -> {
+            if (r instanceof ParameterErrors) {
+                // a @Valid body validated together with constrained path or query parameters
+                ((ParameterErrors) r).getFieldErrors().forEach(f -> errors.add(error(f.getField(), f.getDefaultMessage())));
+            } else {
+                r.getResolvableErrors().forEach(err -> errors.add(error(r.getMethodParameter().getParameterName(),
+                        err.getDefaultMessage())));
+            }
+        });
+        return badRequest(errors);
+    }
+
+    @ExceptionHandler(ConstraintViolationException.class)
+    ProblemDetail constraints(ConstraintViolationException e) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        e.getConstraintViolations().forEach(v -> {
+            String path = v.getPropertyPath().toString();
+            errors.add(error(path.substring(path.lastIndexOf('.') + 1), v.getMessage()));
+        });
+        return badRequest(errors);
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ProblemDetail type(MethodArgumentTypeMismatchException e) {
+        return badRequest(List.of(error(e.getName(), "cannot be read as " + (e.getRequiredType() == null ? "the expected type"
+                : e.getRequiredType().getSimpleName()) + ": '" + e.getValue() + "'")));
+    }
+
+    @ExceptionHandler(MissingServletRequestParameterException.class)
+    ProblemDetail missing(MissingServletRequestParameterException e) {
+        return badRequest(List.of(error(e.getParameterName(), "is required")));
+    }
+
+    @ExceptionHandler(InvalidFieldException.class)
+    ProblemDetail invalid(InvalidFieldException e) {
+        return badRequest(List.of(error(e.field(), e.getMessage())));
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ProblemDetail unreadable(HttpMessageNotReadableException e) {
+        if (e.getCause() instanceof JsonMappingException) {
+            JsonMappingException j = (JsonMappingException) e.getCause();
+            String field = j.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+            if (!field.isEmpty()) {
+                return badRequest(List.of(error(field, j.getOriginalMessage())));
+            }
+        }
+        return badRequest(List.of(error("body", "the request body is not valid JSON of the expected shape")));
+    }
+
+    @ExceptionHandler(NotFoundException.class)
+    ProblemDetail notFound(NotFoundException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        p.setTitle("Not found");
+        return p;
+    }
+
+    @ExceptionHandler(IllegalStateException.class)
+    ProblemDetail conflict(IllegalStateException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        p.setTitle("Conflict");
+        return p;
+    }
+
+    private static Map<String, String> error(String field, String message) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("field", field);
+        m.put("message", message);
+        return m;
+    }
+
+    private static ProblemDetail badRequest(List<Map<String, String>> errors) {
+        ProblemDetail p = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
+        p.setTitle("Invalid request");
+        p.setDetail(errors.stream().map(e -> e.get("field") + ": " + e.get("message")).collect(Collectors.joining("; ")));
+        if (!errors.isEmpty()) {
+            p.setProperty("field", errors.get(0).get("field"));
+        }
+        p.setProperty("errors", errors);
+        return p;
+    }
+}

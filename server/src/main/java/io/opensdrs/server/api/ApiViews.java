@@ -1,0 +1,68 @@
+package io.opensdrs.server.api;
+
+import io.opensdrs.server.models.ModelRecord;
+
+import java.util.List;
+import java.util.Map;
+
+/** The REST API's response shapes. */
+public final class ApiViews {
+
+    private ApiViews() {
+    }
+
+    public record ClusterView(String id, String name, String datacenter, int datastores, String modelKind,
+                              String selectedModelKind, SettingsView settings) {
+    }
+
+    public record SettingsView(String modelKind, String automationLevel, int spaceThresholdPct, int minSpaceDifferencePct,
+                               int latencyThresholdMs, int ioImbalanceThreshold, int loadBalanceIntervalMinutes,
+                               boolean ioLoadBalanceEnabled, boolean keepVmdksTogether, double congestionAlpha) {
+    }
+
+    /** Space of a datastore; utilisation in percent of capacity. */
+    public record SpaceView(long capacityBytes, long freeBytes, double utilizationPct) {
+    }
+
+    public record DatastoreView(String name, String id, String cluster, boolean accessible, String maintenanceMode,
+                                SpaceView space, ModelSummary model) {
+    }
+
+    public record ModelSummary(String kind, String source, Map<String, Double> parameters, Double rSquared, String fittedAt) {
+        static ModelSummary of(ModelRecord m) {
+            return new ModelSummary(m.kind(), m.source(), m.parameters(), m.rSquared(),
+                    m.fittedAt() == null ? null : m.fittedAt().toString());
+        }
+    }
+
+    public record DatastoreDetail(DatastoreView datastore, List<String> hosts, int disks,
+                                  List<PercentilesView> percentiles) {
+    }
+
+    /** p50/p70/p90 per metric over one window. */
+    public record PercentilesView(String subject, String window, Long fromMs, Long lastSampleMs, long samples,
+                                  Map<String, Map<String, Double>> metrics) {
+    }
+
+    public record ModelView(String datastore, String clusterModelKind, ModelRecord model, Map<String, Double> heldOutErrorMs) {
+    }
+
+    public record DiskView(String vm, String vmName, int diskKey, String file, long sizeBytes, String datastore) {
+    }
+
+    public record AgentIssued(String agentId, String token, String issuedAt, String note) {
+    }
+
+    public record RecommendationView(long id, String vm, Integer diskKey, String source, String destination, String reason,
+                                     Double benefit, Double cost, Double confidence, String state, String createdAt) {
+    }
+
+    public record HistoryView(long id, String action, String detail, Long recommendationId, String occurredAt) {
+    }
+
+    public record FaultView(long id, String subject, String reason, String createdAt) {
+    }
+
+    public record SnapshotView(String metric, long windowSeconds, double p50, double p70, double p90, long samples, String takenAt) {
+    }
+}

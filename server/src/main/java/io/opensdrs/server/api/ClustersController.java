@@ -1,0 +1,144 @@
+package io.opensdrs.server.api;
+
+import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.settings.ClusterSettings;
+import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Datastore clusters (StoragePods): settings, model choice, recommendations, history, faults. */
+@RestController
+@RequestMapping("/api/v1/clusters")
+@Tag(name = "clusters")
+public class ClustersController {
+
+    private final InventoryQueries queries;
+    private final ClusterSettingsRepository settingsRepository;
+    private final DatastoreModels models;
+    private final JdbcTemplate jdbc;
+
+    public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
+                              JdbcTemplate jdbc) {
+        this.queries = queries;
+        this.settingsRepository = settingsRepository;
+        this.models = models;
+        this.jdbc = jdbc;
+    }
+
+    @GetMapping
+    @Operation(summary = "All datastore clusters")
+    public List<ApiViews.ClusterView> list() {
+        return queries.clusters().stream().map(this::view).toList();
+    }
+
+    @GetMapping("/{clusterId}")
+    public ApiViews.ClusterView get(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        return view(queries.cluster(clusterId));
+    }
+
+    @GetMapping("/{clusterId}/settings")
+    public ApiViews.SettingsView settings(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        queries.cluster(clusterId);
+        return view(queries.settings(clusterId));
+    }
+
+    @PutMapping("/{clusterId}/settings")
+    @Operation(summary = "Replace a cluster's Storage DRS settings")
+    @Transactional
+    public ApiViews.SettingsView putSettings(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+            @Valid @RequestBody SettingsRequest r) {
+        if (!DatastoreModels.AUTO.equals(r.modelKind()) && !models.kinds().contains(r.modelKind())) {
+            throw new InvalidFieldException("modelKind", "must be auto or one of " + models.kinds());
+        }
+        queries.cluster(clusterId);
+        ClusterSettings s = queries.settings(clusterId);
+        s.setModelKind(r.modelKind());
+        s.setAutomationLevel(r.automationLevel());
+        s.setSpaceThresholdPct(r.spaceThresholdPct());
+        s.setMinSpaceDifferencePct(r.minSpaceDifferencePct());
+        s.setLatencyThresholdMs(r.latencyThresholdMs());
+        s.setIoImbalanceThreshold(r.ioImbalanceThreshold());
+        s.setLoadBalanceIntervalMinutes(r.loadBalanceIntervalMinutes());
+        s.setIoLoadBalanceEnabled(r.ioLoadBalanceEnabled());
+        s.setKeepVmdksTogether(r.keepVmdksTogether());
+        s.setCongestionAlpha(r.congestionAlpha());
+        s.setUpdatedAt(Instant.now());
+        return view(settingsRepository.save(s));
+    }
+
+    @GetMapping("/{clusterId}/model-selection")
+    @Operation(summary = "Held-out mean absolute error per model kind over the cluster's datastores, and the kind in use")
+    public Map<String, Object> modelSelection(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        queries.cluster(clusterId);
+        List<String> members = queries.datastoreNamesOf(clusterId);
+        String configured = queries.settings(clusterId).getModelKind();
+        return Map.of("configured", configured, "selected", models.selectKind(configured, members),
+                "heldOutMeanAbsErrorMs", models.heldOutError(members));
+    }
+
+    @GetMapping("/{clusterId}/recommendations")
+    public List<ApiViews.RecommendationView> recommendations(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+            @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
+        queries.cluster(clusterId);
+        return jdbc.query("SELECT id, vm_moid, disk_key, source_datastore, destination_datastore, reason_code, benefit, cost, confidence,"
+                        + " state, created_at FROM recommendation WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                (rs, i) -> new ApiViews.RecommendationView(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
+                        rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
+                        (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
+                        rs.getTimestamp(11).toInstant().toString()), clusterId);
+    }
+
+    @GetMapping("/{clusterId}/history")
+    public List<ApiViews.HistoryView> history(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+            @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
+        queries.cluster(clusterId);
+        return jdbc.query("SELECT id, action, detail, recommendation_id, occurred_at FROM action_history WHERE cluster_moid = ?"
+                        + " ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                (rs, i) -> new ApiViews.HistoryView(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        (Long) rs.getObject(4, Long.class), rs.getTimestamp(5).toInstant().toString()), clusterId);
+    }
+
+    @GetMapping("/{clusterId}/faults")
+    public List<ApiViews.FaultView> faults(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+            @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
+        queries.cluster(clusterId);
+        return jdbc.query("SELECT id, subject, reason, created_at FROM fault WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST "
+                        + limit + " ROWS ONLY",
+                (rs, i) -> new ApiViews.FaultView(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        rs.getTimestamp(4).toInstant().toString()), clusterId);
+    }
+
+    private ApiViews.ClusterView view(InventoryQueries.ClusterRow c) {
+        ClusterSettings s = queries.settings(c.moid());
+        List<String> members = queries.datastoreNamesOf(c.moid());
+        return new ApiViews.ClusterView(c.moid(), c.name(), c.datacenter(), members.size(), s.getModelKind(),
+                models.selectKind(s.getModelKind(), members), view(s));
+    }
+
+    static ApiViews.SettingsView view(ClusterSettings s) {
+        return new ApiViews.SettingsView(s.getModelKind(), s.getAutomationLevel(), s.getSpaceThresholdPct(),
+                s.getMinSpaceDifferencePct(), s.getLatencyThresholdMs(), s.getIoImbalanceThreshold(),
+                s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha());
+    }
+}

@@ -1,0 +1,57 @@
+package io.opensdrs.server.api;
+
+import io.opensdrs.server.stats.WorkloadPercentiles;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.Duration;
+import java.util.List;
+
+/** Virtual disks from the inventory, and each disk's live percentiles. */
+@RestController
+@RequestMapping("/api/v1/disks")
+@Tag(name = "disks")
+public class DisksController {
+
+    private final JdbcTemplate jdbc;
+    private final WorkloadPercentiles percentiles;
+
+    public DisksController(JdbcTemplate jdbc, WorkloadPercentiles percentiles) {
+        this.jdbc = jdbc;
+        this.percentiles = percentiles;
+    }
+
+    @GetMapping
+    @Operation(summary = "Virtual disks (key, file, size, datastore), optionally on one datastore")
+    public List<ApiViews.DiskView> list(
+            @RequestParam(required = false) @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String datastore,
+            @RequestParam(defaultValue = "1000") @Min(1) @Max(10000) int limit) {
+        String sql = "SELECT vd.vm_moid, v.name, vd.disk_key, vd.file_name, vd.size_bytes, d.name FROM virtual_disk vd"
+                + " JOIN vm v ON v.moid = vd.vm_moid LEFT JOIN datastore d ON d.moid = vd.datastore_moid"
+                + (datastore != null ? " WHERE d.name = ?" : "") + " ORDER BY v.name, vd.disk_key FETCH FIRST " + limit + " ROWS ONLY";
+        Object[] args = datastore != null ? new Object[]{datastore} : new Object[0];
+        return jdbc.query(sql, (rs, i) -> new ApiViews.DiskView(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
+                rs.getLong(5), rs.getString(6)), args);
+    }
+
+    @GetMapping("/{vm}/{diskKey}/percentiles")
+    @Operation(summary = "p50, p70, p90 of one virtual disk over one window; vm as the agents report it (name or moid)")
+    public ApiViews.PercentilesView percentiles(
+            @PathVariable @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String vm,
+            @PathVariable @Min(0) int diskKey,
+            @RequestParam(required = false) String window) {
+        Duration w = DatastoresController.window(percentiles, window);
+        String id = WorkloadPercentiles.diskId(vm, diskKey);
+        return percentiles.disk(id, w).map(v -> DatastoresController.view(id, v))
+                .orElseThrow(() -> new NotFoundException("no statistics for disk " + id));
+    }
+}

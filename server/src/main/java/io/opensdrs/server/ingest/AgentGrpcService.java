@@ -1,0 +1,150 @@
+package io.opensdrs.server.ingest;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.opensdrs.shared.agent.v1.Ack;
+import io.opensdrs.shared.agent.v1.AgentMessage;
+import io.opensdrs.shared.agent.v1.AgentServiceGrpc;
+import io.opensdrs.shared.agent.v1.ContractVersion;
+import io.opensdrs.shared.agent.v1.RegisterRequest;
+import io.opensdrs.shared.agent.v1.RegisterResponse;
+import io.opensdrs.shared.agent.v1.ServerMessage;
+import io.opensdrs.shared.agent.v1.VisibleDatastore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The server side of agent.proto's AgentService. Session messages are applied one at a time on
+ * the call's thread: gRPC asks the agent for the next message only when onNext returns, so a
+ * slow database slows the agents down instead of queueing unbounded work here.
+ */
+@Component
+public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentGrpcService.class);
+    static final int STATS_WINDOW_SECONDS = 20;       // Pesto §5.2
+    static final int HEARTBEAT_PERIOD_SECONDS = 4;    // Pesto §5.1.1
+
+    private final AgentMessageIngestion ingestion;
+    private final SequenceLedger ledger;
+    private final AgentSessions sessions;
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+
+    public AgentGrpcService(AgentMessageIngestion ingestion, SequenceLedger ledger, AgentSessions sessions,
+                            JdbcTemplate jdbc, TransactionTemplate tx) {
+        this.ingestion = ingestion;
+        this.ledger = ledger;
+        this.sessions = sessions;
+        this.jdbc = jdbc;
+        this.tx = tx;
+    }
+
+    @Override
+    public void register(RegisterRequest request, StreamObserver<RegisterResponse> response) {
+        String agentId = AgentAuthInterceptor.AGENT_ID.get();
+        RegisterResponse.Builder r = RegisterResponse.newBuilder()
+                .setServerContractMinor(ContractVersion.CONTRACT_MINOR_VERSION.getNumber())
+                .setStatsWindowSeconds(STATS_WINDOW_SECONDS)
+                .setHeartbeatPeriodSeconds(HEARTBEAT_PERIOD_SECONDS);
+        Optional<String> problem = AgentMessageValidator.check(request);
+        if (problem.isEmpty() && !request.getAgentId().equals(agentId)) {
+            problem = Optional.of("agent_id '" + request.getAgentId() + "' is not the agent this credential was issued for");
+        }
+        if (problem.isPresent()) {
+            response.onNext(r.setAccepted(false).setReason(problem.get()).setLastAcceptedSeq(ledger.lastAcceptedSeq(agentId)).build());
+            response.onCompleted();
+            return;
+        }
+        tx.executeWithoutResult(s -> {
+            jdbc.update("UPDATE agent SET host = ?, agent_version = ?, contract_minor = ?, registered_at = ? WHERE agent_id = ?",
+                    request.getHost(), request.getAgentVersion(), request.getContractMinor(), Timestamp.from(Instant.now()), agentId);
+            jdbc.update("DELETE FROM agent_datastore WHERE agent_id = ?", agentId);
+            for (VisibleDatastore d : request.getDatastoresList()) {
+                jdbc.update("INSERT INTO agent_datastore (agent_id, datastore_name, url, local_path, capacity_bytes, free_bytes,"
+                                + " accessible) VALUES (?, ?, ?, ?, ?, ?, ?)", agentId, d.getName(), d.getUrl(), d.getLocalPath(),
+                        d.getCapacityBytes(), d.getFreeBytes(), d.getAccessible());
+            }
+        });
+        response.onNext(r.setAccepted(true).setLastAcceptedSeq(ledger.lastAcceptedSeq(agentId)).build());
+        response.onCompleted();
+    }
+
+    @Override
+    public StreamObserver<AgentMessage> session(StreamObserver<ServerMessage> responseObserver) {
+        String agentId = AgentAuthInterceptor.AGENT_ID.get();
+        ServerCallStreamObserver<ServerMessage> out = (ServerCallStreamObserver<ServerMessage>) responseObserver;
+        sessions.opened(agentId, out);
+        out.setOnCancelHandler(() -> sessions.closed(agentId, out));
+        return new StreamObserver<>() {
+            private boolean done;
+
+            @Override
+            public void onNext(AgentMessage message) {
+                if (done) {
+                    return;
+                }
+                Ack ack;
+                try {
+                    ack = ingestion.apply(agentId, message);
+                } catch (AgentMessageIngestion.RevokedException e) {
+                    finish(Status.UNAUTHENTICATED.withDescription(e.getMessage()));
+                    return;
+                } catch (RuntimeException e) {
+                    // nothing was committed (the transaction rolled back); the agent resends later
+                    log.warn("agent {}: message seq {} failed: {}", agentId, message.getSeq(), e.toString());
+                    finish(Status.UNAVAILABLE.withDescription("server could not store seq " + message.getSeq()));
+                    return;
+                }
+                synchronized (out) {
+                    if (!out.isCancelled()) {
+                        try {
+                            out.onNext(ServerMessage.newBuilder().setAck(ack).build());
+                        } catch (IllegalStateException closed) {
+                            done = true;
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done = true;
+                sessions.closed(agentId, out);
+            }
+
+            @Override
+            public void onCompleted() {
+                done = true;
+                sessions.closed(agentId, out);
+                synchronized (out) {
+                    try {
+                        out.onCompleted();
+                    } catch (IllegalStateException closed) {
+                        // closed by a revocation meanwhile
+                    }
+                }
+            }
+
+            private void finish(Status status) {
+                done = true;
+                sessions.closed(agentId, out);
+                synchronized (out) {
+                    try {
+                        out.onError(status.asRuntimeException());
+                    } catch (IllegalStateException closed) {
+                        // already closed
+                    }
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,106 @@
+package io.opensdrs.server.ingest;
+
+import io.opensdrs.server.metrics.IngestMetrics;
+import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.models.PassiveObservations;
+import io.opensdrs.server.stats.RawSampleStore;
+import io.opensdrs.server.stats.WorkloadPercentiles;
+import io.opensdrs.shared.agent.v1.Ack;
+import io.opensdrs.shared.agent.v1.AckStatus;
+import io.opensdrs.shared.agent.v1.AgentMessage;
+import io.opensdrs.shared.agent.v1.BufferReport;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.util.Optional;
+
+/**
+ * Applies one agent message: validate, then in one transaction advance the {@link SequenceLedger}
+ * and store the message's effects, then (after the commit) fold the samples into the live
+ * percentiles, then build the ack. The ack is therefore only ever sent for committed effects.
+ */
+@Component
+public class AgentMessageIngestion {
+
+    /** Thrown when the agent's credential was revoked while its session was open. */
+    public static final class RevokedException extends RuntimeException {
+        RevokedException(String agentId) {
+            super("credential of agent " + agentId + " is revoked");
+        }
+    }
+
+    private final TransactionTemplate tx;
+    private final SequenceLedger ledger;
+    private final RawSampleStore raw;
+    private final WorkloadPercentiles percentiles;
+    private final DatastoreModels models;
+    private final PassiveObservations observations;
+    private final JdbcTemplate jdbc;
+    private final IngestMetrics metrics;
+
+    public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, RawSampleStore raw,
+                                 WorkloadPercentiles percentiles, DatastoreModels models,
+                                 PassiveObservations observations, JdbcTemplate jdbc, IngestMetrics metrics) {
+        this.tx = tx;
+        this.ledger = ledger;
+        this.raw = raw;
+        this.percentiles = percentiles;
+        this.models = models;
+        this.observations = observations;
+        this.jdbc = jdbc;
+        this.metrics = metrics;
+    }
+
+    public Ack apply(String agentId, AgentMessage m) {
+        Optional<String> problem = AgentMessageValidator.check(m);
+        if (problem.isPresent()) {
+            metrics.message("rejected", 0);
+            return ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId));
+        }
+        int samples = m.hasDiskStats() ? m.getDiskStats().getSamplesCount() : 0;
+        SequenceLedger.Outcome outcome = tx.execute(status -> {
+            SequenceLedger.Outcome o = ledger.advance(agentId, m.getSeq(), samples);
+            if (o != SequenceLedger.Outcome.APPLIED) {
+                return o;
+            }
+            switch (m.getBodyCase()) {
+                case DISK_STATS:
+                    raw.insert(agentId, m.getSeq(), m.getDiskStats());
+                    break;
+                case DATASTORE_STATE:
+                    observations.insert(m.getDatastoreState());
+                    break;
+                case INJECTOR_RESULT:
+                    models.recordInjectorResult(agentId, m.getSeq(), m.getInjectorResult());
+                    break;
+                case BUFFER_REPORT:
+                    BufferReport b = m.getBufferReport();
+                    jdbc.update("UPDATE agent SET buffered = ?, dropped_overflow = ? WHERE agent_id = ?",
+                            b.getBuffered(), b.getDroppedOverflow(), agentId);
+                    break;
+                default:
+                    throw new IllegalStateException("validated message without a body");
+            }
+            return o;
+        });
+        switch (outcome) {
+            case APPLIED:
+                if (m.hasDiskStats()) {
+                    percentiles.record(m.getDiskStats());
+                }
+                metrics.message("accepted", samples);
+                return ack(m.getSeq(), AckStatus.ACCEPTED, "", m.getSeq());
+            case DUPLICATE:
+                metrics.message("duplicate", 0);
+                return ack(m.getSeq(), AckStatus.DUPLICATE, "seq " + m.getSeq() + " was already applied",
+                        ledger.lastAcceptedSeq(agentId));
+            default:
+                throw new RevokedException(agentId);
+        }
+    }
+
+    private static Ack ack(long seq, AckStatus status, String reason, long cumulative) {
+        return Ack.newBuilder().setSeq(seq).setStatus(status).setReason(reason).setCumulativeSeq(cumulative).build();
+    }
+}

@@ -1,0 +1,48 @@
+package io.opensdrs.server.inventory;
+
+import java.util.List;
+
+/** The vCenter inventory the server needs, at one version (see {@link VCenterInventorySource}). */
+public record InventorySnapshot(String version, List<DatacenterInfo> datacenters, List<StoragePodInfo> clusters,
+                                List<DatastoreInfo> datastores, List<HostInfo> hosts, List<VmInfo> vms) {
+
+    public InventorySnapshot {
+        datacenters = List.copyOf(datacenters);
+        clusters = List.copyOf(clusters);
+        datastores = List.copyOf(datastores);
+        hosts = List.copyOf(hosts);
+        vms = List.copyOf(vms);
+    }
+
+    public record DatacenterInfo(String moid, String name) {
+    }
+
+    /** A datastore cluster: a StoragePod in vim25. */
+    public record StoragePodInfo(String moid, String name, String datacenterMoid) {
+    }
+
+    /**
+     * @param clusterMoid the StoragePod holding the datastore, null when it is in none
+     * @param maintenanceMode vim25 DatastoreSummary.maintenanceMode: normal, enteringMaintenance, inMaintenance
+     */
+    public record DatastoreInfo(String moid, String name, String url, String datacenterMoid, String clusterMoid,
+                                long capacityBytes, long freeBytes, boolean accessible, String maintenanceMode) {
+    }
+
+    /** A host and the datastores it mounts (HostSystem.datastore). */
+    public record HostInfo(String moid, String name, String datacenterMoid, List<String> datastoreMoids) {
+        public HostInfo {
+            datastoreMoids = List.copyOf(datastoreMoids);
+        }
+    }
+
+    public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks) {
+        public VmInfo {
+            disks = List.copyOf(disks);
+        }
+    }
+
+    /** A VirtualDisk device: its key, backing file, capacity and datastore. */
+    public record VirtualDiskInfo(int key, String fileName, long sizeBytes, String datastoreMoid) {
+    }
+}

@@ -1,0 +1,350 @@
+package io.opensdrs.server.models;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.ModelRegistry;
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Workload;
+import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.server.SdrsProperties;
+import io.opensdrs.shared.agent.v1.InjectorPoint;
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Models per datastore (SPEC §3): every injector result and the passive observations feed every
+ * model kind the {@code model} module's registry holds; each fit is a new history row (nothing
+ * is overwritten); a datastore without a valid model gets Pesto's default model (§5.1.3); a
+ * cluster set to {@code auto} uses the kind that predicted the last held-out observations best.
+ */
+@Component
+public class DatastoreModels {
+
+    public static final String AUTO = "auto";
+    private static final Logger log = LoggerFactory.getLogger(DatastoreModels.class);
+    private static final TypeReference<Map<String, Double>> PARAMS = new TypeReference<>() { };
+    private static final TypeReference<List<FitPoint>> POINTS = new TypeReference<>() { };
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final ModelRegistry registry;
+    private final PassiveObservations observations;
+    private final ObjectMapper json;
+    private final SdrsProperties.Models config;
+    private final Timer refreshTimer;
+    private final ConcurrentHashMap<Long, DatastoreModel> fitted = new ConcurrentHashMap<>();
+
+    public DatastoreModels(JdbcTemplate jdbc, TransactionTemplate tx, PassiveObservations observations,
+                           ObjectMapper json, SdrsProperties properties, MeterRegistry meters) {
+        this.jdbc = jdbc;
+        this.tx = tx;
+        this.registry = ModelRegistry.withBuiltInModels();
+        this.observations = observations;
+        this.json = json;
+        this.config = properties.getModels();
+        this.refreshTimer = Timer.builder("sdrs.run.duration").tag("run", "model-refresh")
+                .description("duration of the periodic model refresh").register(meters);
+    }
+
+    /** The model kinds available: the registry's names. */
+    public Set<String> kinds() {
+        return registry.names();
+    }
+
+    // ------------------------------------------------------------------ injector results
+
+    /** Stores an injector run and, when valid, fits every model kind to it. Inside the message's transaction. */
+    public void recordInjectorResult(String agentId, long seq, InjectorResult r) {
+        List<FitPoint> points = new ArrayList<>();
+        for (InjectorPoint p : r.getPointsList()) {
+            // Pesto §5.1.1: a small interference is corrected by using the measured OIO
+            double oio = p.getMeasuredOio() > 0 ? p.getMeasuredOio() : p.getTargetOio();
+            points.add(new FitPoint(oio, r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), p.getMeanLatencyMs(),
+                    p.getIops() > 0 ? p.getIops() : null));
+        }
+        jdbc.update("INSERT INTO injector_run (agent_id, seq, datastore_name, run_id, mode, started_ms, finished_ms, io_size_kb,"
+                        + " read_share, randomness, valid, invalid_reason, invalid_detail, slope_ms_per_io, intercept_ms, r_squared,"
+                        + " points_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                agentId, seq, r.getDatastore(), r.getRunId(), r.getMode().name(), r.getStartedMs(), r.getFinishedMs(),
+                r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), r.getValid(),
+                r.getValid() ? null : r.getInvalidReason().name(), truncate(r.getInvalidDetail(), 1024),
+                r.hasFit() ? r.getFit().getSlopeMsPerIo() : null, r.hasFit() ? r.getFit().getInterceptMs() : null,
+                r.hasFit() ? r.getFit().getRSquared() : null, write(points), Timestamp.from(Instant.now()));
+        if (r.getValid()) {
+            fitAll(r.getDatastore(), "injector", points);
+        }
+    }
+
+    private void fitAll(String datastore, String source, List<FitPoint> points) {
+        List<Observation> obs = new ArrayList<>();
+        for (FitPoint p : points) {
+            if (p.latencyMs() > 0) {
+                obs.add(p.toObservation());
+            }
+        }
+        for (String kind : registry.names()) {
+            DatastoreModel model = registry.create(kind);
+            Instant now = Instant.now();
+            try {
+                FitSummary s = model.fit(obs);
+                Long id = insert(datastore, kind, source, true, finite(s.rSquared()), s.points(), s.parameters(), points, null, now);
+                fitted.put(id, model);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                insert(datastore, kind, source, false, null, obs.size(), Map.of(), points, truncate(e.getMessage(), 1024), now);
+            }
+        }
+    }
+
+    private Long insert(String ds, String kind, String source, boolean valid, Double r2, int n, Map<String, Double> params,
+                        List<FitPoint> points, String reason, Instant at) {
+        org.springframework.jdbc.support.GeneratedKeyHolder keys = new org.springframework.jdbc.support.GeneratedKeyHolder();
+        jdbc.update(c -> {
+            var ps = c.prepareStatement("INSERT INTO datastore_model (datastore_name, model_kind, source, valid, r_squared, points,"
+                    + " parameters_json, fit_points_json, invalid_reason, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new String[]{"id"});
+            ps.setString(1, ds);
+            ps.setString(2, kind);
+            ps.setString(3, source);
+            ps.setBoolean(4, valid);
+            ps.setObject(5, r2);
+            ps.setInt(6, n);
+            ps.setString(7, write(finiteOnly(params)));
+            ps.setString(8, write(points));
+            ps.setString(9, reason);
+            ps.setTimestamp(10, Timestamp.from(at));
+            return ps;
+        }, keys);
+        return keys.getKey().longValue();
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    public List<ModelRecord> history(String datastore, int limit) {
+        return jdbc.query(SELECT + " WHERE datastore_name = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY", mapper(), datastore);
+    }
+
+    public Optional<ModelRecord> latestValid(String datastore, String kind) {
+        return jdbc.query(SELECT + " WHERE datastore_name = ? AND model_kind = ? AND valid = TRUE ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+                mapper(), datastore, kind).stream().findFirst();
+    }
+
+    /**
+     * The model the balancer should use for a datastore under a cluster's model kind: the kind's
+     * newest valid fit, else Pesto's default model (§5.1.3).
+     */
+    public ModelRecord effective(String datastore, String kind) {
+        return latestValid(datastore, kind).orElseGet(() -> defaultModel(datastore));
+    }
+
+    /**
+     * Pesto §5.1.3: a datastore without a valid model gets the average slope of the other
+     * datastores' Pesto models, or slope 1.0 when none has one. The intercept is the others'
+     * average too (0 when none): the paper names only the slope; the slope is what balancing uses.
+     */
+    public ModelRecord defaultModel(String datastore) {
+        List<double[]> others = new ArrayList<>();
+        for (String ds : jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model WHERE model_kind = ? AND valid = TRUE"
+                + " AND datastore_name <> ?", String.class, LqSlopeModel.NAME, datastore)) {
+            latestValid(ds, LqSlopeModel.NAME).ifPresent(m -> {
+                Double slope = m.parameters().get("m");
+                Double c = m.parameters().get("C");
+                if (slope != null) {
+                    others.add(new double[]{slope, c == null ? 0 : c});
+                }
+            });
+        }
+        double slope = others.isEmpty() ? 1.0 : others.stream().mapToDouble(v -> v[0]).average().orElse(1.0);
+        double intercept = others.isEmpty() ? 0.0 : others.stream().mapToDouble(v -> v[1]).average().orElse(0.0);
+        Map<String, Double> params = new LinkedHashMap<>();
+        params.put("m", slope);
+        params.put("C", intercept);
+        params.put("from_datastores", (double) others.size());
+        return new ModelRecord(null, datastore, LqSlopeModel.NAME, "default", true, null, 0, params, List.of(),
+                others.isEmpty() ? "no datastore has a model: slope 1.0 (Pesto §5.1.3)"
+                        : "average of " + others.size() + " other datastores' slopes (Pesto §5.1.3)", null);
+    }
+
+    /** A model's prediction of latency for a workload (null when the model cannot predict it). */
+    public Double predict(ModelRecord m, Workload w) {
+        DatastoreModel model;
+        if ("default".equals(m.source())) {
+            model = LqSlopeModel.of(m.parameters().get("m"), m.parameters().get("C"));
+        } else {
+            model = fitted.computeIfAbsent(m.id(), id -> {
+                DatastoreModel fresh = registry.create(m.kind());
+                fresh.fit(m.fitPoints().stream().filter(p -> p.latencyMs() > 0).map(FitPoint::toObservation).toList());
+                return fresh;
+            });
+        }
+        synchronized (model) {
+            try {
+                double v = model.predict(w).latencyMs();
+                return Double.isFinite(v) ? v : null;
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ selection by held-out accuracy
+
+    /** Mean absolute error per kind over the newest scored held-out observations of the given datastores. */
+    public Map<String, Double> heldOutError(List<String> datastores) {
+        Map<String, Double> result = new LinkedHashMap<>();
+        for (String kind : registry.names()) {
+            double sum = 0;
+            int n = 0;
+            for (String ds : datastores) {
+                List<Double> errors = jdbc.queryForList("SELECT abs_error_ms FROM model_accuracy WHERE datastore_name = ? AND model_kind = ?"
+                        + " ORDER BY id DESC FETCH FIRST " + config.getSelectionObservations() + " ROWS ONLY", Double.class, ds, kind);
+                for (Double e : errors) {
+                    sum += e;
+                    n++;
+                }
+            }
+            if (n > 0) {
+                result.put(kind, sum / n);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The kind a cluster uses: its configured kind, or for {@code auto} the kind with the lowest
+     * held-out error over its datastores (Pesto when nothing has been scored yet: the only kind
+     * with a default model).
+     */
+    public String selectKind(String configured, List<String> datastores) {
+        if (!AUTO.equals(configured)) {
+            return configured;
+        }
+        return heldOutError(datastores).entrySet().stream().min(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse(registry.names().contains(LqSlopeModel.NAME) ? LqSlopeModel.NAME : registry.names().iterator().next());
+    }
+
+    // ------------------------------------------------------------------ periodic refresh
+
+    /**
+     * Scores every kind's current model on the passive observations that arrived after its fit
+     * (held out: the model never saw them), then refits every kind to the recent observations
+     * plus the newest valid injector run.
+     */
+    @Scheduled(fixedDelayString = "${sdrs.models.refresh-interval:PT5M}", initialDelayString = "${sdrs.models.refresh-interval:PT5M}")
+    public void refresh() {
+        refreshTimer.record(() -> {
+            for (String ds : observations.datastores()) {
+                try {
+                    tx.executeWithoutResult(s -> refresh(ds));
+                } catch (RuntimeException e) {
+                    log.warn("model refresh of datastore {} failed: {}", ds, e.toString());
+                }
+            }
+        });
+    }
+
+    void refresh(String datastore) {
+        List<PassiveObservations.Stored> recent = observations.recent(datastore, config.getPassiveFitObservations());
+        List<PassiveObservations.Stored> busy = recent.stream().filter(o -> !o.idle() && o.latencyMs() > 0).toList();
+        if (busy.isEmpty()) {
+            return;
+        }
+        boolean anythingNew = false;
+        for (String kind : registry.names()) {
+            Optional<ModelRecord> current = latestValid(datastore, kind);
+            Instant since = current.map(ModelRecord::fittedAt).orElse(Instant.EPOCH);
+            for (PassiveObservations.Stored o : busy) {
+                if (!o.receivedAt().isAfter(since)) {
+                    continue;
+                }
+                anythingNew = true;
+                if (current.isEmpty()) {
+                    continue;
+                }
+                Double predicted = predict(current.get(), new Workload(o.outstandingIos(), o.ioSizeKb(), o.readShare(), o.randomness()));
+                if (predicted != null) {
+                    jdbc.update("INSERT INTO model_accuracy (datastore_name, model_kind, model_id, observation_id, predicted_ms,"
+                                    + " measured_ms, abs_error_ms, scored_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM (VALUES (1)) AS one (x)"
+                                    + " WHERE NOT EXISTS (SELECT 1 FROM model_accuracy WHERE model_kind = ? AND observation_id = ?)",
+                            datastore, kind, current.get().id(), o.id(), predicted, o.latencyMs(), Math.abs(predicted - o.latencyMs()),
+                            Timestamp.from(Instant.now()), kind, o.id());
+                }
+            }
+        }
+        if (!anythingNew) {
+            return;
+        }
+        List<FitPoint> points = new ArrayList<>();
+        busy.forEach(o -> points.add(o.toFitPoint()));
+        List<String> injector = jdbc.queryForList("SELECT points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
+                + " ORDER BY id DESC FETCH FIRST 1 ROWS ONLY", String.class, datastore);
+        if (!injector.isEmpty()) {
+            points.addAll(read(injector.get(0), POINTS));
+        }
+        fitAll(datastore, "passive", points);
+    }
+
+    // ------------------------------------------------------------------ rows
+
+    private static final String SELECT = "SELECT id, datastore_name, model_kind, source, valid, r_squared, points, parameters_json,"
+            + " fit_points_json, invalid_reason, fitted_at FROM datastore_model";
+
+    private RowMapper<ModelRecord> mapper() {
+        return (rs, i) -> new ModelRecord(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
+                (Double) rs.getObject(6, Double.class), rs.getInt(7), read(rs.getString(8), PARAMS), read(rs.getString(9), POINTS),
+                rs.getString(10), rs.getTimestamp(11).toInstant());
+    }
+
+    private String write(Object o) {
+        try {
+            return json.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private <T> T read(String s, TypeReference<T> type) {
+        try {
+            return json.readValue(s, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable model history row", e);
+        }
+    }
+
+    private static Map<String, Double> finiteOnly(Map<String, Double> params) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        params.forEach((k, v) -> {
+            if (v != null && Double.isFinite(v)) {
+                m.put(k, v);
+            }
+        });
+        return m;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static String truncate(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max);
+    }
+}

@@ -1,0 +1,67 @@
+package io.opensdrs.server.settings;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+
+/** Storage DRS settings of one datastore cluster (SPEC §4; defaults from VMware's documentation). */
+@Entity
+@Table(name = "cluster_settings")
+public class ClusterSettings {
+
+    @Id
+    @Column(name = "cluster_moid")
+    private String clusterMoid;
+    /** {@code auto} (held-out accuracy decides) or a model registry name. */
+    private String modelKind = "auto";
+    /** manual = recommendations only; automated = applied. */
+    private String automationLevel = "manual";
+    private int spaceThresholdPct = 80;
+    private int minSpaceDifferencePct = 5;
+    private int latencyThresholdMs = 15;
+    private int ioImbalanceThreshold = 5;
+    /** SDRS loadBalanceInterval, 16 h by default (SPEC §1). */
+    private int loadBalanceIntervalMinutes = 960;
+    private boolean ioLoadBalanceEnabled = true;
+    /** Intra-VM affinity, on by default (SPEC §4). */
+    private boolean keepVmdksTogether = true;
+    /** α for the congestion threshold L_α = C / (1 − α) (Pesto Eq. 9; SIOC's default 90 %). */
+    private double congestionAlpha = 0.9;
+    private Instant updatedAt = Instant.EPOCH;
+
+    protected ClusterSettings() {
+    }
+
+    public static ClusterSettings defaults(String clusterMoid) {
+        ClusterSettings s = new ClusterSettings();
+        s.clusterMoid = clusterMoid;
+        return s;
+    }
+
+    public String getClusterMoid() { return clusterMoid; }
+    public String getModelKind() { return modelKind; }
+    public void setModelKind(String v) { modelKind = v; }
+    public String getAutomationLevel() { return automationLevel; }
+    public void setAutomationLevel(String v) { automationLevel = v; }
+    public int getSpaceThresholdPct() { return spaceThresholdPct; }
+    public void setSpaceThresholdPct(int v) { spaceThresholdPct = v; }
+    public int getMinSpaceDifferencePct() { return minSpaceDifferencePct; }
+    public void setMinSpaceDifferencePct(int v) { minSpaceDifferencePct = v; }
+    public int getLatencyThresholdMs() { return latencyThresholdMs; }
+    public void setLatencyThresholdMs(int v) { latencyThresholdMs = v; }
+    public int getIoImbalanceThreshold() { return ioImbalanceThreshold; }
+    public void setIoImbalanceThreshold(int v) { ioImbalanceThreshold = v; }
+    public int getLoadBalanceIntervalMinutes() { return loadBalanceIntervalMinutes; }
+    public void setLoadBalanceIntervalMinutes(int v) { loadBalanceIntervalMinutes = v; }
+    public boolean isIoLoadBalanceEnabled() { return ioLoadBalanceEnabled; }
+    public void setIoLoadBalanceEnabled(boolean v) { ioLoadBalanceEnabled = v; }
+    public boolean isKeepVmdksTogether() { return keepVmdksTogether; }
+    public void setKeepVmdksTogether(boolean v) { keepVmdksTogether = v; }
+    public double getCongestionAlpha() { return congestionAlpha; }
+    public void setCongestionAlpha(double v) { congestionAlpha = v; }
+    public Instant getUpdatedAt() { return updatedAt; }
+    public void setUpdatedAt(Instant v) { updatedAt = v; }
+}

@@ -1,0 +1,43 @@
+package io.opensdrs.server.stats;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Persists the datastores' live percentiles periodically so that their history survives the
+ * raw-sample retention bound and can be drawn by the plugin (GET /api/v1/datastores/{name}/history).
+ */
+@Component
+public class PercentileSnapshots {
+
+    private final JdbcTemplate jdbc;
+    private final WorkloadPercentiles percentiles;
+
+    public PercentileSnapshots(JdbcTemplate jdbc, WorkloadPercentiles percentiles) {
+        this.jdbc = jdbc;
+        this.percentiles = percentiles;
+    }
+
+    @Scheduled(fixedDelayString = "${sdrs.stats.snapshot-interval:PT5M}", initialDelayString = "${sdrs.stats.snapshot-interval:PT5M}")
+    public void snapshot() {
+        Timestamp now = Timestamp.from(Instant.now());
+        List<Object[]> rows = new ArrayList<>();
+        for (String ds : percentiles.datastoreNames()) {
+            for (Duration w : percentiles.windows()) {
+                percentiles.datastore(ds, w).ifPresent(p -> p.values().forEach((metric, v) ->
+                        rows.add(new Object[]{ds, w.toSeconds(), metric.name(), v[0], v[1], v[2], p.samples(), now})));
+            }
+        }
+        if (!rows.isEmpty()) {
+            jdbc.batchUpdate("INSERT INTO percentile_snapshot (datastore_name, window_seconds, metric, p50, p70, p90,"
+                    + " sample_count, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+        }
+    }
+}

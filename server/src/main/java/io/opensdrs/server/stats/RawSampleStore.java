@@ -1,0 +1,77 @@
+package io.opensdrs.server.stats;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opensdrs.shared.agent.v1.DiskStatsBatch;
+import io.opensdrs.shared.agent.v1.DiskWindowStats;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * Raw per-disk samples, one row per accepted DiskStatsBatch holding the batch's protobuf bytes
+ * (see V2__raw_samples.sql for why), kept up to the retention bound.
+ */
+@Component
+public class RawSampleStore {
+
+    private final JdbcTemplate jdbc;
+
+    public RawSampleStore(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Inside the message's transaction. */
+    public void insert(String agentId, long seq, DiskStatsBatch batch) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (DiskWindowStats s : batch.getSamplesList()) {
+            first = Math.min(first, s.getWindowStartMs());
+            last = Math.max(last, s.getWindowStartMs());
+        }
+        jdbc.update("INSERT INTO sample_batch (agent_id, seq, sample_count, first_window_ms, last_window_ms, received_at, payload)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                agentId, seq, batch.getSamplesCount(), first, last, Timestamp.from(Instant.now()), batch.toByteArray());
+    }
+
+    /** Every retained batch, oldest first. */
+    public void forEach(Consumer<DiskStatsBatch> consumer) {
+        jdbc.query("SELECT payload FROM sample_batch ORDER BY id", rs -> {
+            try {
+                consumer.accept(DiskStatsBatch.parseFrom(rs.getBytes(1)));
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
+            }
+        });
+    }
+
+    public long retainedSamples() {
+        Long n = jdbc.queryForObject("SELECT COALESCE(SUM(sample_count), 0) FROM sample_batch", Long.class);
+        return n == null ? 0 : n;
+    }
+
+    /** Deletes batches received before {@code cutoff}, then the oldest beyond {@code maxSamples}. */
+    public int prune(Instant cutoff, long maxSamples) {
+        int deleted = jdbc.update("DELETE FROM sample_batch WHERE received_at < ?", Timestamp.from(cutoff));
+        long retained = retainedSamples();
+        if (retained > maxSamples) {
+            // walk from the newest batch back until maxSamples are covered; delete everything older
+            long[] keepFrom = {Long.MIN_VALUE};
+            long[] sum = {0};
+            jdbc.query("SELECT id, sample_count FROM sample_batch ORDER BY id DESC", rs -> {
+                if (keepFrom[0] == Long.MIN_VALUE) {
+                    sum[0] += rs.getInt(2);
+                    if (sum[0] > maxSamples) {
+                        keepFrom[0] = rs.getLong(1) + 1;
+                    }
+                }
+            });
+            if (keepFrom[0] != Long.MIN_VALUE) {
+                deleted += jdbc.update("DELETE FROM sample_batch WHERE id < ?", keepFrom[0]);
+            }
+        }
+        return deleted;
+    }
+}

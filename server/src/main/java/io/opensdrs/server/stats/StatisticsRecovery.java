@@ -1,0 +1,54 @@
+package io.opensdrs.server.stats;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Rebuilds the in-memory P² windows from the retained raw batches at start-up, before the gRPC
+ * server accepts agents (it starts in a later lifecycle phase). After a kill -9 the percentiles
+ * therefore again count every accepted sample within the retention bound exactly once.
+ */
+@Component
+public class StatisticsRecovery implements SmartLifecycle {
+
+    /** Before {@code AgentGrpcServer.PHASE}. */
+    public static final int PHASE = 100;
+
+    private static final Logger log = LoggerFactory.getLogger(StatisticsRecovery.class);
+
+    private final RawSampleStore raw;
+    private final WorkloadPercentiles percentiles;
+    private volatile boolean running;
+
+    public StatisticsRecovery(RawSampleStore raw, WorkloadPercentiles percentiles) {
+        this.raw = raw;
+        this.percentiles = percentiles;
+    }
+
+    @Override
+    public void start() {
+        long t0 = System.nanoTime();
+        percentiles.clear();
+        raw.forEach(percentiles::record);
+        log.info("rebuilt P² percentiles from {} retained samples in {} ms", percentiles.folded(),
+                (System.nanoTime() - t0) / 1_000_000);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+}
