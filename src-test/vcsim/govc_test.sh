@@ -73,7 +73,8 @@ export GOVC_INSECURE=1 GOVC_PERSIST_SESSION=false
 start_sim() {
   local name=$1; shift
   local out=$WORK/$name.out
-  "$@" >"$out" 2>"$WORK/$name.err" &
+  : >"$out"  # exists before the background process opens it
+  "$@" >>"$out" 2>"$WORK/$name.err" &
   PIDS+=("$!")
   local i
   for i in $(seq 1 300); do
