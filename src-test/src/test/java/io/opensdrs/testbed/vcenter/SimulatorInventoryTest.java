@@ -1,0 +1,90 @@
+package io.opensdrs.testbed.vcenter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.scenario.Scenario;
+import io.opensdrs.scenario.ScenarioCatalog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shipped demo world, converted and loaded by our simulator as a separate process, is
+ * the same world seen from vCenter: checked with govc.
+ */
+class SimulatorInventoryTest {
+    private static final Pattern URL = Pattern.compile("VCSIM_URL=(\\S+)");
+
+    @Test
+    void theDemoWorldLoadsIntoTheSimulatorAsTheSameWorld(@TempDir Path dir) throws Exception {
+        Scenario demo = ScenarioCatalog.example("demo");
+        Path inv = SimulatorInventory.write(demo, "DC0", dir.resolve("inventory.json"));
+
+        Path vcsim = Path.of("vcsim/target/vcsim").toAbsolutePath();
+        assertThat(vcsim).as("built by the compile phase (vcsim/build.sh)").isExecutable();
+        Path log = dir.resolve("vcsim.log");
+        Files.createDirectories(dir.resolve("datastores"));
+        Process p = new ProcessBuilder(vcsim.toString(), "-l", "127.0.0.1:0", "-inventory", inv.toString(),
+                "-ds-root", dir.resolve("datastores").toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            String url = awaitUrl(p, log);
+            String vms = govc(url, "find", "/", "-type", "m");
+            assertThat(vms.lines().map(l -> l.substring(l.lastIndexOf('/') + 1)).toList())
+                    .containsExactlyInAnyOrderElementsOf(demo.vms().stream().map(v -> v.name()).toList());
+            assertThat(govc(url, "ls", "/DC0/datastore/gold")).contains("gold-7k1").contains("gold-ssd1");
+            assertThat(govc(url, "ls", "/DC0/datastore/silver")).contains("silver-10k1");
+            String disks = govc(url, "device.info", "-vm", "gold-oltp1", "disk-*");
+            assertThat(disks).contains("[gold-7k1] gold-oltp1/data.vmdk").contains("[gold-7k1] gold-oltp1/system.vmdk");
+        } finally {
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private static String awaitUrl(Process p, Path log) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            Matcher m = URL.matcher(Files.readString(log));
+            if (m.find()) {
+                return m.group(1);
+            }
+            assertThat(p.isAlive()).as("simulator running: %s", Files.readString(log)).isTrue();
+            Thread.sleep(50);
+        }
+        throw new AssertionError("simulator printed no URL:\n" + Files.readString(log));
+    }
+
+    private static String govc(String url, String... args) throws IOException, InterruptedException {
+        Path govc = Path.of("vcsim/.bin/govc").toAbsolutePath();
+        if (!Files.isExecutable(govc)) {
+            ProcessBuilder install = new ProcessBuilder("go", "install", "github.com/vmware/govmomi/govc@v0.46.3")
+                    .redirectErrorStream(true);
+            install.environment().put("GOBIN", govc.getParent().toString());
+            Process ip = install.start();
+            ip.getInputStream().readAllBytes();
+            assertThat(ip.waitFor()).as("go install govc").isZero();
+        }
+        List<String> cmd = new ArrayList<>(List.of(govc.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("GOVC_URL", url);
+        pb.environment().put("GOVC_INSECURE", "1");
+        Process g = pb.start();
+        String out = new String(g.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(g.waitFor()).as("govc %s: %s", String.join(" ", args), out).isZero();
+        return out;
+    }
+}
