@@ -8,6 +8,8 @@ import io.opensdrs.testbed.fidelity.FidelityChecks;
 import io.opensdrs.testbed.sim.VirtualClock;
 import io.opensdrs.testbed.sim.WallClock;
 import io.opensdrs.testbed.stats.DatastoreWindow;
+import io.opensdrs.testbed.vscsi.PacedWorld;
+import io.opensdrs.testbed.vscsi.VScsiServer;
 import io.opensdrs.testbed.world.SteadyStateRun;
 import io.opensdrs.testbed.world.World;
 import io.opensdrs.testbed.world.WorldRun;
@@ -29,7 +31,7 @@ import java.util.concurrent.Callable;
 @Command(name = "testbed", mixinStandardHelpOptions = true,
         description = "The storage testbed: emulated arrays, VM workloads and scenario worlds.",
         subcommands = {TestbedCommand.Run.class, TestbedCommand.Fidelity.class, TestbedCommand.Calibration.class,
-                TestbedCommand.Bench.class, TestbedCommand.Generate.class})
+                TestbedCommand.Bench.class, TestbedCommand.Generate.class, TestbedCommand.Serve.class})
 public final class TestbedCommand implements Runnable {
     @Override
     public void run() {
@@ -176,6 +178,34 @@ public final class TestbedCommand implements Runnable {
             double sec = (System.nanoTime() - t0) / 1e9;
             System.out.printf("bench: %d windows of 20 s (%.0f simulated hours) in %.2f s wall (%d IO-level samples); target ≤ 10 s%n",
                     windows[0], s.hours(), sec, run.samplesTaken());
+            return 0;
+        }
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = "Run a scenario IO by IO, paced to the wall clock, and serve it to host agents over the vSCSI gRPC service.")
+    static final class Serve implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE|NAME", description = "Scenario file, or the name of a shipped example.")
+        String scenario;
+        @Option(names = "--port", defaultValue = "0", description = "Loopback port (0: a free one); default ${DEFAULT-VALUE}.")
+        int port;
+        @Option(names = "--speed", defaultValue = "1",
+                description = "Simulated seconds per wall second (compressed time); default ${DEFAULT-VALUE}.")
+        double speed;
+        @Option(names = "--seed", description = "Seed of the run (default: the scenario's).")
+        Long seed;
+
+        @Override
+        public Integer call() throws Exception {
+            Scenario s = ScenarioCatalog.resolve(scenario);
+            World world = World.build(s);
+            PacedWorld paced = new PacedWorld(world, speed, seed != null ? seed : s.seed());
+            VScsiServer server = VScsiServer.start(paced, port);
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "vscsi-shutdown"));
+            // Tests and scripts read the port from this line.
+            System.out.printf("vscsi listening on %s (scenario %s, speed %s)%n", server.target(), s.name(), speed);
+            System.out.flush();
+            server.awaitTermination();
             return 0;
         }
     }

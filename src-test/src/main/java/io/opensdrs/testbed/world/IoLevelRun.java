@@ -26,6 +26,7 @@ public final class IoLevelRun extends WorldRun {
     private final Map<String, VirtualDiskWorkload> loops = new LinkedHashMap<>();
     private final Map<String, WindowAccumulator> stats = new LinkedHashMap<>();
     private final Map<Relocation, Copy> copies = new LinkedHashMap<>();
+    private final Map<String, long[]> submitted = new LinkedHashMap<>();
 
     private final class Copy {
         final VirtualDiskWorkload reader;
@@ -107,10 +108,63 @@ public final class IoLevelRun extends WorldRun {
                 for (VirtualDisk d : world.disksOn(name)) {
                     thin.allocate(d.baseOffset(), d.sizeBytes());
                 }
-                return thin;
+                dev = thin;
             }
-            return dev;
+            return new CountingDevice(dev, submitted.computeIfAbsent(name, k -> new long[1]));
         });
+    }
+
+    /**
+     * IOs submitted to a datastore's device since the start (VMs, copies and anything else
+     * submitted through {@link #device}): the vSCSI service derives the other workloads' IO
+     * rate from it for the injector's Little's-law check (Pesto §5.1.1).
+     */
+    public long submittedIos(String datastore) {
+        long[] c = submitted.get(datastore);
+        return c == null ? 0 : c[0];
+    }
+
+    /** Counts the IOs that enter a device; everything else is the device's own. */
+    private record CountingDevice(StorageDevice inner, long[] count) implements StorageDevice {
+        @Override
+        public String profileName() {
+            return inner.profileName();
+        }
+
+        @Override
+        public long capacityBytes() {
+            return inner.capacityBytes();
+        }
+
+        @Override
+        public void submit(IoRequest io) {
+            count[0]++;
+            inner.submit(io);
+        }
+
+        @Override
+        public int outstanding() {
+            return inner.outstanding();
+        }
+    }
+
+    /**
+     * Starts the copy of every relocation that has none yet. Runs at each window start; the
+     * vSCSI service calls it as soon as a placement change arrives so that the copy starts then.
+     */
+    public void startPendingCopies() {
+        for (Relocation r : world.relocations()) {
+            if (!copies.containsKey(r)) {
+                copies.put(r, new Copy(r));
+            }
+        }
+    }
+
+    /** Changes a disk's workload now (not at the next window boundary): a VM starts or stops its IO. */
+    public void shiftWorkload(String diskId, WorkloadSpec workload) {
+        VirtualDisk d = world.disk(diskId);
+        d.setWorkload(workload);
+        loops.get(diskId).setSpec(d.workloadAt(sim.now() / 3_600_000));
     }
 
     /** Applies a throttle to one disk's IO path (the vSCSI service's StreamLimit). */
@@ -132,11 +186,7 @@ public final class IoLevelRun extends WorldRun {
                 loop.setSpec(want);
             }
         }
-        for (Relocation r : world.relocations()) {
-            if (!copies.containsKey(r)) {
-                copies.put(r, new Copy(r));
-            }
-        }
+        startPendingCopies();
         clock.advanceTo(sim, endMs);
         List<DiskWindow> out = new ArrayList<>();
         for (Map.Entry<String, WindowAccumulator> e : new ArrayList<>(stats.entrySet())) {

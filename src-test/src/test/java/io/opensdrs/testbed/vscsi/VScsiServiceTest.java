@@ -1,0 +1,232 @@
+package io.opensdrs.testbed.vscsi;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.opensdrs.scenario.ScenarioLoader;
+import io.opensdrs.shared.agent.v1.DiskWindowStats;
+import io.opensdrs.shared.agent.v1.StreamId;
+import io.opensdrs.shared.agent.v1.StreamLimit;
+import io.opensdrs.shared.agent.v1.ThrottleLimits;
+import io.opensdrs.testbed.fidelity.ClosedLoopProbe;
+import io.opensdrs.testbed.vscsi.v1.DatastoreRequest;
+import io.opensdrs.testbed.vscsi.v1.DiskRequest;
+import io.opensdrs.testbed.vscsi.v1.HostRequest;
+import io.opensdrs.testbed.vscsi.v1.HostStatsWindow;
+import io.opensdrs.testbed.vscsi.v1.HostView;
+import io.opensdrs.testbed.vscsi.v1.IoCompletion;
+import io.opensdrs.testbed.vscsi.v1.IoRequest;
+import io.opensdrs.testbed.vscsi.v1.RelocateRequest;
+import io.opensdrs.testbed.vscsi.v1.RelocationStatus;
+import io.opensdrs.testbed.vscsi.v1.ThrottleReply;
+import io.opensdrs.testbed.vscsi.v1.VScsiGrpc;
+import io.opensdrs.testbed.world.World;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Iterator;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The vSCSI service over loopback gRPC, against a world paced at 25× the wall clock. */
+class VScsiServiceTest {
+
+    static final String SCENARIO = """
+            {"name": "vscsi-test", "seed": 7, "hours": 1,
+             "datastores": [
+               {"name": "ds-a", "capacityGB": 100, "device": {"type": "hdd-array", "profile": "hgst-7k2"}},
+               {"name": "ds-c", "capacityGB": 100, "device": {"type": "hdd-array", "profile": "hgst-7k2"}},
+               {"name": "ds-ssd", "capacityGB": 100, "device": {"type": "ssd", "profile": "intel-d3-s4610"}}],
+             "hosts": [{"name": "esx1", "datastores": ["ds-a", "ds-c", "ds-ssd"]}],
+             "vms": [
+               {"name": "vm1", "host": "esx1", "disks": [{"name": "data", "sizeGB": 20, "datastore": "ds-a",
+                 "workload": {"oio": 2, "ioSizeKB": 4, "readPct": 100, "randomPct": 100}}]},
+               {"name": "vm2", "host": "esx1", "disks": [{"name": "data", "sizeGB": 1, "datastore": "ds-a",
+                 "workload": {"oio": 1, "ioSizeKB": 4, "readPct": 100, "randomPct": 100, "thinkTimeMs": 5}}]}]}
+            """;
+
+    static VScsiServer server;
+    static ManagedChannel channel;
+    static VScsiGrpc.VScsiBlockingStub stub;
+
+    @BeforeAll
+    static void start() throws Exception {
+        World world = World.build(ScenarioLoader.parse(SCENARIO, "vscsi-test"));
+        server = VScsiServer.start(new PacedWorld(world, 25, 7), 0);
+        channel = NettyChannelBuilder.forTarget(server.target()).usePlaintext().build();
+        stub = VScsiGrpc.newBlockingStub(channel);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
+    }
+
+    @Test
+    void describesTheHostsDatastoresAndDisks() {
+        HostView v = stub.describeHost(HostRequest.newBuilder().setHost("esx1").build());
+        assertThat(v.getDatastoresList()).extracting(d -> d.getName()).containsExactly("ds-a", "ds-c", "ds-ssd");
+        assertThat(v.getDisksList()).extracting(d -> d.getVm() + "/" + d.getDiskKey() + "@" + d.getDatastore())
+                .containsExactlyInAnyOrder("vm1/2000@ds-a", "vm2/2000@ds-a");
+        assertThat(v.getSpeed()).isEqualTo(25);
+    }
+
+    @Test
+    void streamsEveryDiskOfTheHostEveryWindow() {
+        Iterator<HostStatsWindow> it = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+                .streamHostStats(HostRequest.newBuilder().setHost("esx1").build());
+        HostStatsWindow w = it.next();
+        assertThat(w.getSamplesCount()).isEqualTo(2);
+        DiskWindowStats vm1 = w.getSamplesList().stream().filter(s -> s.getVm().equals("vm1")).findFirst().orElseThrow();
+        assertThat(vm1.getDiskKey()).isEqualTo(2000);
+        assertThat(vm1.getDatastore()).isEqualTo("ds-a");
+        assertThat(vm1.getWindowSeconds()).isEqualTo(20);
+        assertThat(vm1.getIoCount()).isGreaterThan(500); // 2 OIO of 4 KiB random reads on a 7.2k disk: ~100 IOPS
+        assertThat(vm1.getMeanLatencyMs()).isBetween(5.0, 40.0);
+        assertThat(vm1.getMeanOutstandingIos()).isBetween(1.8, 2.05);
+        assertThat(vm1.getLatencyPercentilesCount()).isEqualTo(3);
+    }
+
+    @Test
+    void injectedIosSeeTheDevicesLatency() throws Exception {
+        // Closed loop at queue depth 1 on the idle ds-c, holding simulated time between IOs.
+        ClosedLoopProbe.Result reference = ClosedLoopProbe.of("hgst-7k2", 3).effort(2000, 60_000)
+                .run(ClosedLoopProbe.randomRead(1, 4));
+        BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
+        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
+            @Override
+            public void onNext(IoCompletion c) {
+                done.add(c);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        long now = stub.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-c").build()).getSimNowNs();
+        long until = now + 3_000_000_000L; // 3 simulated seconds
+        SplittableRandom rnd = new SplittableRandom(1);
+        double sum = 0;
+        int n = 0;
+        long at = now;
+        long first = -1;
+        while (at < until) {
+            requests.onNext(IoRequest.newBuilder().setTag(n).setDatastore("ds-c")
+                    .setOffset(rnd.nextLong((100L << 30) / 4096 - 1) * 4096).setSizeBytes(4096).setRead(true)
+                    .setContinueUntilSimNs(until).build());
+            IoCompletion c = done.poll(10, TimeUnit.SECONDS);
+            assertThat(c).isNotNull();
+            assertThat(c.getError()).isEmpty();
+            assertThat(c.getZeroData()).isFalse();
+            assertThat(c.getCompletedAtSimNs()).isGreaterThanOrEqualTo(at);
+            sum += c.getLatencyMs();
+            n++;
+            if (first < 0) {
+                first = c.getCompletedAtSimNs() - (long) (c.getLatencyMs() * 1e6);
+            }
+            at = c.getCompletedAtSimNs();
+        }
+        requests.onCompleted();
+        double mean = sum / n;
+        // back to back: from the first submission on, the IOs' latencies fill simulated time
+        // exactly, so the device saw queue depth 1 all along however long each round trip took
+        assertThat(sum).isCloseTo((at - first) / 1e6, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat(mean).isCloseTo(reference.meanLatencyMs(), org.assertj.core.data.Percentage.withPercentage(15));
+        IoCompletion outside = roundTrip(IoRequest.newBuilder().setDatastore("ds-c").setOffset(100L << 30)
+                .setSizeBytes(4096).setRead(true).build());
+        assertThat(outside.getError()).contains("outside the LUN");
+    }
+
+    private IoCompletion roundTrip(IoRequest r) throws InterruptedException {
+        BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
+        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
+            @Override
+            public void onNext(IoCompletion c) {
+                done.add(c);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        requests.onNext(r);
+        IoCompletion c = done.poll(10, TimeUnit.SECONDS);
+        requests.onCompleted();
+        return c;
+    }
+
+    @Test
+    void throttleLimitsSlowTheStreamAndRelocationMovesTheDisk() {
+        Iterator<HostStatsWindow> it = stub.withDeadlineAfter(120, TimeUnit.SECONDS)
+                .streamHostStats(HostRequest.newBuilder().setHost("esx1").build());
+        long unthrottled = sample(it.next(), "vm1").getIoCount();
+        ThrottleReply reply = stub.setThrottleLimits(ThrottleLimits.newBuilder().setGeneration(5)
+                .addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost("esx1").setVm("vm1")
+                        .setDiskKey(2000)).setReadIops(20).setBurstSeconds(0.5))
+                .addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setVm("nobody").setDiskKey(2000))
+                        .setReadIops(1)).build());
+        assertThat(reply.getApplied()).isTrue();
+        assertThat(reply.getThrottledStreams()).isEqualTo(1);
+        assertThat(reply.getUnknownStreamsList()).containsExactly("/nobody/2000");
+        DiskWindowStats throttled = sample(windowAfter(it, simNowMs()), "vm1");
+        assertThat(throttled.getIoCount()).isBetween(380L, 420L); // 20 IOPS x 20 s
+        assertThat(unthrottled).isGreaterThan(3 * throttled.getIoCount());
+        assertThat(stub.setThrottleLimits(ThrottleLimits.newBuilder().setGeneration(4).build()).getApplied())
+                .as("older generation ignored").isFalse();
+        stub.setThrottleLimits(ThrottleLimits.newBuilder().setGeneration(6).build());
+
+        // storage vMotion of vm2's disk to the SSD: the copy runs, then the disk's IO is on the SSD
+        DiskWindowStats before = sample(windowAfter(it, simNowMs()), "vm2");
+        assertThat(before.getDatastore()).isEqualTo("ds-a");
+        DiskRequest vm2 = DiskRequest.newBuilder().setVm("vm2").setDiskKey(2000).build();
+        RelocationStatus started = stub.relocate(RelocateRequest.newBuilder().setVm("vm2").setDiskKey(2000)
+                .setDestination("ds-ssd").build());
+        assertThat(started.getAccepted()).as(started.getReason()).isTrue();
+        assertThat(stub.relocate(RelocateRequest.newBuilder().setVm("vm2").setDiskKey(2000).setDestination("ds-ssd")
+                .build()).getReason()).contains("already being relocated");
+        RelocationStatus s = stub.relocationProgress(vm2);
+        assertThat(s.getDone()).isFalse();
+        assertThat(s.getDatastoreNow()).isEqualTo("ds-a");
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!s.getDone() && System.currentTimeMillis() < deadline) {
+            s = stub.relocationProgress(vm2);
+        }
+        assertThat(s.getDone()).isTrue();
+        assertThat(s.getDatastoreNow()).isEqualTo("ds-ssd");
+        DiskWindowStats after = sample(windowAfter(it, simNowMs()), "vm2");
+        assertThat(after.getDatastore()).isEqualTo("ds-ssd");
+        assertThat(after.getMeanLatencyMs()).isLessThan(before.getMeanLatencyMs() / 10);
+    }
+
+    private static double simNowMs() {
+        return stub.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-a").build()).getSimNowNs() / 1e6;
+    }
+
+    /** The first window that started after {@code simMs} (windows queued before are skipped). */
+    private static HostStatsWindow windowAfter(Iterator<HostStatsWindow> it, double simMs) {
+        while (true) {
+            HostStatsWindow w = it.next();
+            if (w.getWindowStartSimMs() >= simMs) {
+                return w;
+            }
+        }
+    }
+
+    private static DiskWindowStats sample(HostStatsWindow w, String vm) {
+        return w.getSamplesList().stream().filter(s -> s.getVm().equals(vm)).findFirst().orElseThrow();
+    }
+}
