@@ -1,0 +1,36 @@
+package io.opensdrs.balance;
+
+import java.util.List;
+
+/**
+ * One recommended storage vMotion, as data: the applier (elsewhere) executes it.
+ *
+ * @param sequence position in the plan (1-based); later moves were planned assuming earlier ones happened
+ * @param wave concurrency wave (1-based): moves of one wave may run together without exceeding
+ *     the per-datastore / per-host storage vMotion limits; a wave starts only when the previous ended
+ * @param vmId the VM
+ * @param diskIds the disks that move (the whole VM when its VMDKs are kept together)
+ * @param hostId the VM's host (counts against the per-host concurrency limit)
+ * @param sourceDatastoreId where the disks are
+ * @param destinationDatastoreId where they go
+ * @param sizeGb data copied
+ * @param reason SDRS reason code
+ * @param explanation predicted latency before/after per datastore, with intervals and model
+ * @param cost Pesto Eq. 10 integrated over the migration (ms·OIO·s), with bounds
+ * @param benefit Pesto Eq. 11 integrated over the invocation period (ms·OIO·s), with bounds
+ * @param autoApplicable true when the cluster/subsystem automation level and the VM's override
+ *     let the applier execute it unattended; false = a recommendation an administrator applies
+ */
+public record Move(int sequence, int wave, String vmId, List<String> diskIds, String hostId,
+                   String sourceDatastoreId, String destinationDatastoreId, double sizeGb, ReasonCode reason,
+                   Explanation explanation, Estimate cost, Estimate benefit, boolean autoApplicable) {
+
+    public Move {
+        diskIds = List.copyOf(diskIds);
+    }
+
+    Move withSchedule(int seq, int w, boolean auto) {
+        return new Move(seq, w, vmId, diskIds, hostId, sourceDatastoreId, destinationDatastoreId, sizeGb, reason,
+                explanation, cost, benefit, auto);
+    }
+}

@@ -1,0 +1,77 @@
+package io.opensdrs.balance;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Collects a run's moves on a {@link WorkingPlacement} (applying each there, so that later
+ * decisions see it), then finishes the plan: automation flags per move, concurrency waves.
+ */
+public final class MovePlanBuilder {
+
+    private final WorkingPlacement placement;
+    private final String strategy;
+    private final List<Move> moves = new ArrayList<>();
+    private final List<Fault> faults = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+
+    public MovePlanBuilder(WorkingPlacement placement, String strategy) {
+        this.placement = placement;
+        this.strategy = strategy;
+    }
+
+    public WorkingPlacement placement() {
+        return placement;
+    }
+
+    public int moveCount() {
+        return moves.size();
+    }
+
+    /** True while the run may still add moves under {@link BalancingSettings#maxMovesPerRun()}. */
+    public boolean underMoveCap() {
+        return moves.size() < placement.settings().maxMovesPerRun();
+    }
+
+    /**
+     * Records a move of {@code unit} to {@code destination} and applies it to the working
+     * placement. The caller has checked it with {@link RuleChecker}; this checks again, so that
+     * no code path can record a move that breaks a rule.
+     */
+    public Move add(MovableUnit unit, int destination, ReasonCode reason, String summary,
+                    List<DatastoreForecast> forecasts, Estimate cost, Estimate benefit, boolean ignoreAffinity) {
+        String violation = RuleChecker.check(placement, unit.vm(), unit.disks(), destination, ignoreAffinity);
+        if (violation != null) {
+            throw new IllegalStateException("refusing to record a move that breaks a rule: " + violation);
+        }
+        int source = placement.datastoreOf(unit);
+        List<String> diskIds = new ArrayList<>();
+        int[] disks = unit.disks().clone();
+        Arrays.sort(disks);
+        for (int i : disks) {
+            diskIds.add(placement.diskId(i));
+        }
+        boolean auto = AutomationPolicy.autoApplicable(placement.settings(), reason, placement.vmOverride(unit.vm()));
+        Move m = new Move(moves.size() + 1, 0, placement.vmId(unit.vm()), diskIds, placement.vmHostId(unit.vm()),
+                placement.datastoreId(source), placement.datastoreId(destination), unit.sizeGb(), reason,
+                new Explanation(summary, forecasts), cost, benefit, auto);
+        placement.move(unit.disks(), destination);
+        moves.add(m);
+        return m;
+    }
+
+    public void fault(Fault f) {
+        faults.add(f);
+    }
+
+    public void note(String note) {
+        notes.add(note);
+    }
+
+    public MovePlan build() {
+        BalancingSettings s = placement.settings();
+        return new MovePlan(placement.state().clusterId(), strategy, MoveScheduler.schedule(moves, s), faults, notes,
+                s.maxConcurrentMigrationsPerDatastore(), s.maxConcurrentMigrationsPerHost());
+    }
+}

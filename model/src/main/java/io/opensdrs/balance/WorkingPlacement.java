@@ -1,0 +1,513 @@
+package io.opensdrs.balance;
+
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A balancing run's mutable, index-based copy of a {@link ClusterState}: where every disk is,
+ * how full every datastore is, and each datastore's {@link DatastoreLoad}. Strategies try
+ * moves here; the cluster state itself is never changed. Datastores without a fitted model get
+ * {@link DefaultModelRule}'s model.
+ */
+public final class WorkingPlacement {
+
+    final ClusterState state;
+    final BalancingSettings settings;
+    final int datastoreCount;
+    final String[] datastoreIds;
+    final Map<String, Integer> datastoreIndex = new HashMap<>();
+    final DatastoreModel[] models;
+    final String[] modelNames;
+    final double[] capacityGb;
+    final boolean[] acceptsDisks;
+    final double[][] observedPercentiles;
+    final double[] initialLatency;
+    final String[] vmIds;
+    final String[] vmHostIds;
+    final BitSet[] vmSees;
+    final VmOverride[] vmOverride;
+    final boolean[] keepTogether;
+    final int[][] vmDisks;
+    final String[] diskIds;
+    final double[] diskSizeGb;
+    final Workload[] diskWorkload;
+    final int[] diskVm;
+    final String[] ruleNames;
+    /** Per VMDK anti-affinity rule: its disks. */
+    final int[][] vmdkAntiAffinity;
+    /** Per VM anti-affinity rule: its VMs. */
+    final int[][] vmAntiAffinity;
+    /** Per VM: indices of VMDK anti-affinity rules on it. */
+    final int[][] vmdkRulesOfVm;
+    /** Per VM: indices of VM anti-affinity rules naming it. */
+    final int[][] vmRulesOfVm;
+
+    // The mutable part.
+    final int[] diskDatastore;
+    final double[] usedGb;
+    final DatastoreLoad[] loads;
+
+    public WorkingPlacement(ClusterState state) {
+        this.state = state;
+        this.settings = state.settings();
+        List<DatastoreState> ds = state.datastores();
+        datastoreCount = ds.size();
+        datastoreIds = new String[datastoreCount];
+        models = new DatastoreModel[datastoreCount];
+        modelNames = new String[datastoreCount];
+        capacityGb = new double[datastoreCount];
+        usedGb = new double[datastoreCount];
+        acceptsDisks = new boolean[datastoreCount];
+        observedPercentiles = new double[datastoreCount][];
+        initialLatency = new double[datastoreCount];
+        List<DatastoreModel> fitted = new ArrayList<>();
+        for (int j = 0; j < datastoreCount; j++) {
+            DatastoreState d = ds.get(j);
+            datastoreIds[j] = d.id();
+            datastoreIndex.put(d.id(), j);
+            capacityGb[j] = d.capacityGb();
+            usedGb[j] = d.usedGb();
+            acceptsDisks[j] = d.accessible() && d.maintenance() == MaintenanceState.NORMAL;
+            observedPercentiles[j] = d.observed() == null ? null : d.observed().toArray();
+            d.fittedModel().ifPresent(fitted::add);
+        }
+        DatastoreModel fallback = null;
+        for (int j = 0; j < datastoreCount; j++) {
+            DatastoreState d = ds.get(j);
+            if (d.fittedModel().isPresent()) {
+                models[j] = d.model();
+                modelNames[j] = d.model().name();
+            } else {
+                if (fallback == null) {
+                    fallback = DefaultModelRule.defaultModel(fitted);
+                }
+                models[j] = fallback;
+                modelNames[j] = DefaultModelRule.MODEL_NAME;
+            }
+        }
+        Map<String, Integer> hostIndex = new HashMap<>();
+        BitSet[] hostSees = new BitSet[state.hosts().size()];
+        for (int h = 0; h < hostSees.length; h++) {
+            HostState host = state.hosts().get(h);
+            hostIndex.put(host.id(), h);
+            hostSees[h] = new BitSet(datastoreCount);
+            for (String id : host.datastores()) {
+                hostSees[h].set(datastoreIndex.get(id));
+            }
+        }
+        List<VmState> vms = state.vms();
+        int vmCount = vms.size();
+        vmIds = new String[vmCount];
+        vmHostIds = new String[vmCount];
+        vmSees = new BitSet[vmCount];
+        vmOverride = new VmOverride[vmCount];
+        keepTogether = new boolean[vmCount];
+        vmDisks = new int[vmCount][];
+        int diskCount = vms.stream().mapToInt(v -> v.disks().size()).sum();
+        diskIds = new String[diskCount];
+        diskSizeGb = new double[diskCount];
+        diskWorkload = new Workload[diskCount];
+        diskVm = new int[diskCount];
+        diskDatastore = new int[diskCount];
+        Map<String, Integer> vmIndex = new HashMap<>();
+        Map<String, Integer> diskIndex = new HashMap<>();
+        int k = 0;
+        for (int v = 0; v < vmCount; v++) {
+            VmState vm = vms.get(v);
+            vmIds[v] = vm.id();
+            vmIndex.put(vm.id(), v);
+            vmHostIds[v] = vm.hostId();
+            // A VM without a host (not registered anywhere) may go wherever any host reaches.
+            if (vm.hostId() == null) {
+                BitSet any = new BitSet(datastoreCount);
+                for (BitSet b : hostSees) {
+                    any.or(b);
+                }
+                vmSees[v] = any;
+            } else {
+                vmSees[v] = hostSees[hostIndex.get(vm.hostId())];
+            }
+            vmOverride[v] = vm.override();
+            keepTogether[v] = vm.keepTogether() != null ? vm.keepTogether() : settings.keepVmdksTogetherByDefault();
+            vmDisks[v] = new int[vm.disks().size()];
+            for (int i = 0; i < vm.disks().size(); i++) {
+                DiskState d = vm.disks().get(i);
+                diskIds[k] = d.id();
+                diskIndex.put(d.id(), k);
+                diskSizeGb[k] = d.sizeGb();
+                diskWorkload[k] = d.workload();
+                diskVm[k] = v;
+                diskDatastore[k] = datastoreIndex.get(d.datastoreId());
+                vmDisks[v][i] = k;
+                k++;
+            }
+        }
+        List<int[]> vmdkRules = new ArrayList<>();
+        List<int[]> vmRules = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<String> vmRuleNames = new ArrayList<>();
+        for (Rule r : state.rules()) {
+            if (r instanceof Rule.VmdkAntiAffinity) {
+                Rule.VmdkAntiAffinity a = (Rule.VmdkAntiAffinity) r;
+                vmdkRules.add(a.diskIds().stream().mapToInt(diskIndex::get).sorted().toArray());
+                names.add(a.name());
+                // vSphere: a VMDK anti-affinity rule on a VM overrides keep-together for it.
+                keepTogether[vmIndex.get(a.vmId())] = false;
+            } else if (r instanceof Rule.VmAntiAffinity) {
+                Rule.VmAntiAffinity a = (Rule.VmAntiAffinity) r;
+                vmRules.add(a.vmIds().stream().mapToInt(vmIndex::get).sorted().toArray());
+                vmRuleNames.add(a.name());
+            }
+        }
+        names.addAll(vmRuleNames);
+        ruleNames = names.toArray(new String[0]);
+        vmdkAntiAffinity = vmdkRules.toArray(new int[0][]);
+        vmAntiAffinity = vmRules.toArray(new int[0][]);
+        vmdkRulesOfVm = invert(vmCount, vmdkAntiAffinity, true);
+        vmRulesOfVm = invert(vmCount, vmAntiAffinity, false);
+
+        int[][] members = membersByDatastore();
+        loads = new DatastoreLoad[datastoreCount];
+        for (int j = 0; j < datastoreCount; j++) {
+            loads[j] = DatastoreLoad.of(models[j], diskWorkload, members[j]);
+            initialLatency[j] = loads[j].current().latencyMs();
+        }
+    }
+
+    private int[][] invert(int vmCount, int[][] rules, boolean byDisk) {
+        List<List<Integer>> lists = new ArrayList<>();
+        for (int v = 0; v < vmCount; v++) {
+            lists.add(new ArrayList<>());
+        }
+        for (int r = 0; r < rules.length; r++) {
+            for (int m : rules[r]) {
+                int v = byDisk ? diskVm[m] : m;
+                if (!lists.get(v).contains(r)) {
+                    lists.get(v).add(r);
+                }
+            }
+        }
+        int[][] out = new int[vmCount][];
+        for (int v = 0; v < vmCount; v++) {
+            out[v] = lists.get(v).stream().mapToInt(Integer::intValue).toArray();
+        }
+        return out;
+    }
+
+    private WorkingPlacement(WorkingPlacement o) {
+        state = o.state;
+        settings = o.settings;
+        datastoreCount = o.datastoreCount;
+        datastoreIds = o.datastoreIds;
+        datastoreIndex.putAll(o.datastoreIndex);
+        models = o.models;
+        modelNames = o.modelNames;
+        capacityGb = o.capacityGb;
+        acceptsDisks = o.acceptsDisks;
+        observedPercentiles = o.observedPercentiles;
+        initialLatency = o.initialLatency;
+        vmIds = o.vmIds;
+        vmHostIds = o.vmHostIds;
+        vmSees = o.vmSees;
+        vmOverride = o.vmOverride;
+        keepTogether = o.keepTogether;
+        vmDisks = o.vmDisks;
+        diskIds = o.diskIds;
+        diskSizeGb = o.diskSizeGb;
+        diskWorkload = o.diskWorkload;
+        diskVm = o.diskVm;
+        ruleNames = o.ruleNames;
+        vmdkAntiAffinity = o.vmdkAntiAffinity;
+        vmAntiAffinity = o.vmAntiAffinity;
+        vmdkRulesOfVm = o.vmdkRulesOfVm;
+        vmRulesOfVm = o.vmRulesOfVm;
+        diskDatastore = o.diskDatastore.clone();
+        usedGb = o.usedGb.clone();
+        loads = new DatastoreLoad[o.loads.length];
+        for (int j = 0; j < loads.length; j++) {
+            loads[j] = o.loads[j].copy();
+        }
+    }
+
+    /** An independent copy (simulated annealing explores one without touching the run's placement). */
+    public WorkingPlacement copy() {
+        return new WorkingPlacement(this);
+    }
+
+    private int[][] membersByDatastore() {
+        int[] counts = new int[datastoreCount];
+        for (int d : diskDatastore) {
+            counts[d]++;
+        }
+        int[][] members = new int[datastoreCount][];
+        for (int j = 0; j < datastoreCount; j++) {
+            members[j] = new int[counts[j]];
+        }
+        int[] fill = new int[datastoreCount];
+        for (int i = 0; i < diskDatastore.length; i++) {
+            int j = diskDatastore[i];
+            members[j][fill[j]++] = i;
+        }
+        return members;
+    }
+
+    public ClusterState state() {
+        return state;
+    }
+
+    public BalancingSettings settings() {
+        return settings;
+    }
+
+    public int datastoreCount() {
+        return datastoreCount;
+    }
+
+    public int vmCount() {
+        return vmIds.length;
+    }
+
+    public int diskCount() {
+        return diskIds.length;
+    }
+
+    public String datastoreId(int j) {
+        return datastoreIds[j];
+    }
+
+    public int datastoreIndex(String id) {
+        Integer j = datastoreIndex.get(id);
+        if (j == null) {
+            throw new IllegalArgumentException("unknown datastore " + id);
+        }
+        return j;
+    }
+
+    public String modelName(int j) {
+        return modelNames[j];
+    }
+
+    public DatastoreModel model(int j) {
+        return models[j];
+    }
+
+    public DatastoreLoad load(int j) {
+        return loads[j];
+    }
+
+    public boolean acceptsDisks(int j) {
+        return acceptsDisks[j];
+    }
+
+    public double usedGb(int j) {
+        return usedGb[j];
+    }
+
+    public double capacityGb(int j) {
+        return capacityGb[j];
+    }
+
+    public double utilization(int j) {
+        return usedGb[j] / capacityGb[j];
+    }
+
+    public boolean overSpaceThreshold(int j) {
+        return usedGb[j] > settings.spaceLimitGb(capacityGb[j]) + 1e-9;
+    }
+
+    public String vmId(int v) {
+        return vmIds[v];
+    }
+
+    public String vmHostId(int v) {
+        return vmHostIds[v];
+    }
+
+    public VmOverride vmOverride(int v) {
+        return vmOverride[v];
+    }
+
+    public boolean keepsTogether(int v) {
+        return keepTogether[v];
+    }
+
+    public int[] vmDisks(int v) {
+        return vmDisks[v];
+    }
+
+    public String diskId(int i) {
+        return diskIds[i];
+    }
+
+    public int diskDatastore(int i) {
+        return diskDatastore[i];
+    }
+
+    public double diskSizeGb(int i) {
+        return diskSizeGb[i];
+    }
+
+    public Workload diskWorkload(int i) {
+        return diskWorkload[i];
+    }
+
+    public Workload[] diskWorkloads() {
+        return diskWorkload;
+    }
+
+    public int diskVm(int i) {
+        return diskVm[i];
+    }
+
+    /** Predicted mean latency of datastore j now. */
+    public double latency(int j) {
+        return loads[j].current().latencyMs();
+    }
+
+    public Prediction prediction(int j) {
+        return loads[j].current();
+    }
+
+    /**
+     * Datastore j's p50/p70/p90 as the run believes them now: the observed percentiles shifted
+     * by the change the model predicts since the run began — the observation gives the level,
+     * the model the change (Pesto §5.4 works from the current percentiles and the load moved);
+     * without observations, the model's mean for all three. A shift rather than a ratio, because
+     * a ratio explodes on a nearly idle datastore (Pesto uses the LQ line there).
+     */
+    public double[] percentiles(int j) {
+        return percentilesFor(j, latency(j));
+    }
+
+    /** Datastore j's percentiles if its predicted mean latency became {@code predictedMs}. */
+    public double[] percentilesFor(int j, double predictedMs) {
+        double[] obs = observedPercentiles[j];
+        if (obs == null) {
+            return new double[] {predictedMs, predictedMs, predictedMs};
+        }
+        double shift = predictedMs - initialLatency[j];
+        return new double[] {Math.max(0, obs[0] + shift), Math.max(0, obs[1] + shift), Math.max(0, obs[2] + shift)};
+    }
+
+    public boolean hasObservedPercentiles(int j) {
+        return observedPercentiles[j] != null;
+    }
+
+    /** The 90th percentile SDRS compares with its IO latency threshold. */
+    public double p90(int j) {
+        return percentiles(j)[2];
+    }
+
+    /** The datastore a unit is on (all its disks are together). */
+    public int datastoreOf(MovableUnit u) {
+        return diskDatastore[u.disks()[0]];
+    }
+
+    /**
+     * The units balancing may move: whole VMs whose VMDKs are kept together and sit on one
+     * datastore, single disks otherwise; never a VM excluded from SDRS. A kept-together VM
+     * already spread over datastores is not a unit (RuleChecker reports it).
+     */
+    public List<MovableUnit> units() {
+        List<MovableUnit> out = new ArrayList<>();
+        for (int v = 0; v < vmIds.length; v++) {
+            if (vmOverride[v] == VmOverride.EXCLUDED || vmDisks[v].length == 0) {
+                continue;
+            }
+            out.addAll(unitsOf(v));
+        }
+        return out;
+    }
+
+    /** The units of one VM (whatever its override). */
+    public List<MovableUnit> unitsOf(int v) {
+        List<MovableUnit> out = new ArrayList<>();
+        int[] disks = vmDisks[v];
+        if (disks.length == 0) {
+            return out;
+        }
+        if (keepTogether[v]) {
+            int first = diskDatastore[disks[0]];
+            for (int i : disks) {
+                if (diskDatastore[i] != first) {
+                    return out;
+                }
+            }
+            out.add(unit(v, disks));
+        } else {
+            for (int i : disks) {
+                out.add(unit(v, new int[] {i}));
+            }
+        }
+        return out;
+    }
+
+    MovableUnit unit(int v, int[] disks) {
+        double size = 0;
+        double oio = 0;
+        for (int i : disks) {
+            size += diskSizeGb[i];
+            oio += diskWorkload[i].outstandingIos();
+        }
+        return new MovableUnit(v, disks, size, oio);
+    }
+
+    /** Units currently on datastore j. */
+    public List<MovableUnit> unitsOn(List<MovableUnit> units, int j) {
+        List<MovableUnit> out = new ArrayList<>();
+        for (MovableUnit u : units) {
+            if (datastoreOf(u) == j) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    /** Applies a move to this working placement (never to the cluster state). */
+    public void move(int[] disks, int destination) {
+        // Disks may come from more than one datastore (rule repairs): remove per source.
+        Map<Integer, List<Integer>> bySource = new HashMap<>();
+        for (int i : disks) {
+            int s = diskDatastore[i];
+            if (s != destination) {
+                bySource.computeIfAbsent(s, x -> new ArrayList<>()).add(i);
+            }
+        }
+        List<Integer> arriving = new ArrayList<>();
+        for (Map.Entry<Integer, List<Integer>> e : bySource.entrySet()) {
+            int[] leaving = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            loads[e.getKey()].apply(null, leaving);
+            for (int i : leaving) {
+                usedGb[e.getKey()] -= diskSizeGb[i];
+                usedGb[destination] += diskSizeGb[i];
+                diskDatastore[i] = destination;
+                arriving.add(i);
+            }
+        }
+        loads[destination].apply(arriving.stream().mapToInt(Integer::intValue).toArray(), null);
+    }
+
+    /** Predicted mean latencies of every datastore now. */
+    public double[] latencies() {
+        double[] out = new double[datastoreCount];
+        for (int j = 0; j < datastoreCount; j++) {
+            out[j] = latency(j);
+        }
+        return out;
+    }
+
+    /** Sorted copy, for tests and explanations. */
+    static int[] sorted(int[] a) {
+        int[] c = a.clone();
+        Arrays.sort(c);
+        return c;
+    }
+}

@@ -1,0 +1,183 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.balance.DatastoreForecast;
+import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.LinearizedLine;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.model.Interval;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+
+import java.util.Arrays;
+
+/**
+ * Pesto's cost-benefit analysis of one candidate move (Pesto §5.4.1), evaluated on bounds.
+ *
+ * <p><b>Cost</b> (Eq. 10) = Q_src·ΔL_src + Q_dst·ΔL_dst, where ΔL is the latency the
+ * migration's own outstanding IOs (16 by default; 64 KiB sequential reads at the source,
+ * writes at the destination) add, paid for the copy's duration: disk size over the lower of
+ * the IOPS still available at source and destination (peak ≈ 1/m, Eq. 4, minus the IOPS in use).
+ *
+ * <p><b>Benefit</b> (Eq. 11) = Q_src·ΔL_src − Q_dst·ΔL_dst + Q_mig·(L_src^before − L_dst^after),
+ * the source's remaining IOs getting faster, the destination's slower, and the moved disk's own
+ * IOs changing datastore; paid for the invocation period (16 h by default).
+ *
+ * <p>Both are computed at the 50th, 70th and 90th percentile and summed (Pesto §5.4.1): a
+ * percentile after the move is the observed one scaled by the model's relative change
+ * ("current latency and the fraction of load moved"). Units: ms·OIO·s.
+ *
+ * <p><b>Bounds</b> (beyond the seeds): each latency is an {@link Estimate}; observed values are
+ * exact, predictions carry the model's interval (Romano's 95 % prediction interval). Eqs. 10
+ * and 11 are monotone in every latency, so their bounds are the equations at the pessimistic
+ * and optimistic ends. A move is worthwhile when the benefit's lower bound exceeds the cost's
+ * upper bound ({@link BalancingSettings#costBenefitOnBounds()}), else when benefit &gt; cost.
+ */
+public final class CostBenefit {
+
+    /** The outcome for one move. */
+    public record Result(Estimate cost, Estimate benefit, double migrationSeconds, DatastoreForecast source,
+                         DatastoreForecast destination, boolean worthwhile) {
+
+        /** Benefit's lower bound minus cost's upper bound: how safely the move pays. */
+        public double margin() {
+            return benefit.lower() - cost.upper();
+        }
+    }
+
+    /** Share of peak IOPS assumed available to a copy even on a saturated datastore, so durations stay finite. */
+    static final double MIN_AVAILABLE_SHARE = 0.05;
+
+    private final WorkingPlacement p;
+    private final BalancingSettings settings;
+    private final Workload copyRead;
+    private final Workload copyWrite;
+    private final double[] peakIops;
+    private final Prediction[] withCopyRead;
+    private final Prediction[] withCopyWrite;
+    private final long[] readVersion;
+    private final long[] writeVersion;
+
+    public CostBenefit(WorkingPlacement placement) {
+        this.p = placement;
+        this.settings = placement.settings();
+        double q = settings.migrationOutstandingIos();
+        double z = settings.migrationIoSizeKb();
+        this.copyRead = new Workload(q, z, 1, 0);
+        this.copyWrite = new Workload(q, z, 0, 0);
+        int n = placement.datastoreCount();
+        peakIops = new double[n];
+        Arrays.fill(peakIops, Double.NaN);
+        withCopyRead = new Prediction[n];
+        withCopyWrite = new Prediction[n];
+        readVersion = new long[n];
+        writeVersion = new long[n];
+    }
+
+    public Result evaluate(MovableUnit unit, int source, int destination) {
+        return evaluate(unit, source, destination, p.load(source).predictWith(null, unit.disks(), null));
+    }
+
+    /** As {@link #evaluate(MovableUnit, int, int)} with the source's after-move prediction already known. */
+    public Result evaluate(MovableUnit unit, int source, int destination, Prediction sourceAfter) {
+        Prediction sourceBefore = p.prediction(source);
+        Prediction destinationBefore = p.prediction(destination);
+        Prediction destinationAfter = p.load(destination).predictWith(unit.disks(), null, null);
+        double[] sp = p.percentiles(source);
+        double[] dp = p.percentiles(destination);
+        boolean sObs = p.hasObservedPercentiles(source);
+        boolean dObs = p.hasObservedPercentiles(destination);
+        double qSrcBefore = p.load(source).outstandingIos();
+        double qSrc = Math.max(0, qSrcBefore - unit.outstandingIos());
+        double qDst = p.load(destination).outstandingIos();
+        double qMig = unit.outstandingIos();
+        Prediction srcCopy = copyLoad(source, true);
+        Prediction dstCopy = copyLoad(destination, false);
+
+        double bLo = 0, bPt = 0, bHi = 0, cLo = 0, cPt = 0, cHi = 0;
+        for (int k = 0; k < 3; k++) {
+            Estimate lsb = sObs ? Estimate.exact(sp[k]) : estimate(sourceBefore);
+            Estimate lsa = anchored(sourceAfter, sourceBefore, sp[k]);
+            Estimate ldb = dObs ? Estimate.exact(dp[k]) : estimate(destinationBefore);
+            Estimate lda = anchored(destinationAfter, destinationBefore, dp[k]);
+            // Eq. 11 — pessimistic end: sources' before low, afters high.
+            bLo += qSrc * (lsb.lower() - lsa.upper()) - qDst * (lda.upper() - ldb.lower()) + qMig * (lsb.lower() - lda.upper());
+            bPt += qSrc * (lsb.value() - lsa.value()) - qDst * (lda.value() - ldb.value()) + qMig * (lsb.value() - lda.value());
+            bHi += qSrc * (lsb.upper() - lsa.lower()) - qDst * (lda.lower() - ldb.upper()) + qMig * (lsb.upper() - lda.lower());
+            // Eq. 10: the copy's IOs raise both datastores' latency.
+            Estimate dls = increase(srcCopy, sourceBefore, sp[k]);
+            Estimate dld = increase(dstCopy, destinationBefore, dp[k]);
+            cLo += qSrcBefore * dls.lower() + qDst * dld.lower();
+            cPt += qSrcBefore * dls.value() + qDst * dld.value();
+            cHi += qSrcBefore * dls.upper() + qDst * dld.upper();
+        }
+        double seconds = migrationSeconds(unit.sizeGb(), source, sourceBefore, destination, destinationBefore);
+        double period = settings.invocationPeriodHours() * 3600;
+        Estimate cost = new Estimate(cPt * seconds, Math.min(cLo, cPt) * seconds, Math.max(cHi, cPt) * seconds);
+        Estimate benefit = new Estimate(bPt * period, Math.min(bLo, bPt) * period, Math.max(bHi, bPt) * period);
+        boolean worthwhile = settings.costBenefitOnBounds() ? benefit.lower() > cost.upper() : benefit.value() > cost.value();
+        DatastoreForecast src = new DatastoreForecast(p.datastoreId(source), p.modelName(source), estimate(sourceBefore),
+                estimate(sourceAfter), sp[2], p.percentilesFor(source, sourceAfter.latencyMs())[2]);
+        DatastoreForecast dst = new DatastoreForecast(p.datastoreId(destination), p.modelName(destination),
+                estimate(destinationBefore), estimate(destinationAfter), dp[2],
+                p.percentilesFor(destination, destinationAfter.latencyMs())[2]);
+        return new Result(cost, benefit, seconds, src, dst, worthwhile);
+    }
+
+    /** Copy duration: size over the lower available IOPS of the two datastores, at the copy's IO size. */
+    double migrationSeconds(double sizeGb, int source, Prediction sourceNow, int destination, Prediction destinationNow) {
+        double available = Math.min(available(source, sourceNow), available(destination, destinationNow));
+        return sizeGb * 1024 * 1024 / settings.migrationIoSizeKb() / available;
+    }
+
+    private double available(int j, Prediction now) {
+        double peak = peakIops[j];
+        if (Double.isNaN(peak)) {
+            peak = LinearizedLine.of(p.model(j)).peakIops();
+            peakIops[j] = peak;
+        }
+        double used = Double.isFinite(now.iops()) ? now.iops() : 0;
+        return Math.max(peak - used, MIN_AVAILABLE_SHARE * peak);
+    }
+
+    private Prediction copyLoad(int j, boolean read) {
+        long v = p.load(j).version();
+        if (read) {
+            if (withCopyRead[j] == null || readVersion[j] != v) {
+                withCopyRead[j] = p.load(j).predictWith(null, null, copyRead);
+                readVersion[j] = v;
+            }
+            return withCopyRead[j];
+        }
+        if (withCopyWrite[j] == null || writeVersion[j] != v) {
+            withCopyWrite[j] = p.load(j).predictWith(null, null, copyWrite);
+            writeVersion[j] = v;
+        }
+        return withCopyWrite[j];
+    }
+
+    /** A prediction as an estimate: its interval when it has one (widened to contain the point). */
+    public static Estimate estimate(Prediction prediction) {
+        double v = prediction.latencyMs();
+        if (prediction.latencyInterval().isEmpty()) {
+            return Estimate.exact(v);
+        }
+        Interval i = prediction.latencyInterval().get();
+        return new Estimate(v, Math.min(i.lower(), v), Math.max(i.upper(), v));
+    }
+
+    /** A percentile after a change: the current percentile shifted by the model's predicted change (with its interval). */
+    static Estimate anchored(Prediction after, Prediction before, double currentPercentile) {
+        Estimate e = estimate(after);
+        double shift = currentPercentile - before.latencyMs();
+        return new Estimate(Math.max(0, e.value() + shift), Math.max(0, e.lower() + shift), Math.max(0, e.upper() + shift));
+    }
+
+    /** The latency increase when the load becomes {@code with} (from {@code before}), with the interval of {@code with}. */
+    static Estimate increase(Prediction with, Prediction before, double currentPercentile) {
+        Estimate e = estimate(with);
+        double base = before.latencyMs();
+        return new Estimate(e.value() - base, e.lower() - base, e.upper() - base);
+    }
+}

@@ -1,0 +1,139 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.BalancingRun;
+import io.opensdrs.balance.BalancingStrategy;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.IoLoadTrigger;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.MovePlanBuilder;
+import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.balance.RuleChecker;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.model.Prediction;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Pesto's IO load balancing (Gulati et al., SoCC'11, §5.4): equalize latency across
+ * datastores, one move at a time, each move filtered and then judged by cost and benefit.
+ * <ol>
+ *   <li>Sources: datastores over the SDRS IO threshold at p90, worst first.</li>
+ *   <li>Filter (§5.4): skip a move when the source's 50th–90th percentile latencies are lower
+ *       than the destination's — read as "lower at any of p50, p70, p90", so that a move
+ *       must not make any percentile of the pair worse by design.</li>
+ *   <li>{@link CostBenefit} (Eqs. 10–11, on interval bounds): the move must pay.</li>
+ *   <li>Among worthwhile moves, the one with the largest margin (benefit's lower bound minus
+ *       cost's upper bound); repeat until no move pays or the move cap is reached.</li>
+ * </ol>
+ * The search looks at the heaviest units (by outstanding IOs) of each source and the
+ * least-loaded destinations, bounded so that a 64 × 9,000 cluster plans in milliseconds.
+ */
+public final class LatencyEqualization implements BalancingStrategy {
+
+    public static final String NAME = "pesto";
+
+    private final int sourcesPerStep;
+    private final int unitsPerSource;
+    private final int destinationsPerSource;
+
+    public LatencyEqualization() {
+        this(4, 48, 16);
+    }
+
+    public LatencyEqualization(int sourcesPerStep, int unitsPerSource, int destinationsPerSource) {
+        this.sourcesPerStep = sourcesPerStep;
+        this.unitsPerSource = unitsPerSource;
+        this.destinationsPerSource = destinationsPerSource;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public MovePlan plan(ClusterState state) {
+        return BalancingRun.run(state, NAME, this::balance);
+    }
+
+    void balance(MovePlanBuilder b, CostBenefit costBenefit) {
+        WorkingPlacement p = b.placement();
+        List<MovableUnit> units = p.units();
+        while (b.underMoveCap()) {
+            List<Integer> sources = IoLoadTrigger.overloaded(p);
+            if (sources.isEmpty()) {
+                break;
+            }
+            Candidate best = null;
+            for (int s = 0; s < Math.min(sourcesPerStep, sources.size()) && best == null; s++) {
+                best = bestMoveFrom(p, costBenefit, units, sources.get(s));
+            }
+            if (best == null) {
+                b.note("no IO move passes Pesto's percentile filter, the rules and cost-benefit");
+                break;
+            }
+            CostBenefit.Result r = best.result;
+            String summary = String.format(Locale.ROOT,
+                    "datastore %s is at %.1f ms p90, over the %.0f ms threshold; moving %s (%.1f GB, %.1f OIO) to %s: "
+                            + "source %s → %s ms, destination %s → %s ms (%s, %s); benefit %s ≥ cost %s (Pesto Eqs. 10–11)",
+                    r.source().datastoreId(), r.source().p90BeforeMs(), p.settings().ioLatencyThresholdMs(),
+                    p.vmId(best.unit.vm()), best.unit.sizeGb(), best.unit.outstandingIos(), r.destination().datastoreId(),
+                    r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
+                    r.destination().latencyAfterMs(), r.source().model(), r.destination().model(), r.benefit(), r.cost());
+            b.add(best.unit, best.destination, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary,
+                    List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);
+        }
+    }
+
+    private Candidate bestMoveFrom(WorkingPlacement p, CostBenefit costBenefit, List<MovableUnit> units, int src) {
+        double[] sp = p.percentiles(src);
+        List<Integer> destinations = IoLoadTrigger.destinations(p, src, destinationsPerSource);
+        if (destinations.isEmpty()) {
+            return null;
+        }
+        List<MovableUnit> candidates = p.unitsOn(units, src);
+        candidates.sort(Comparator.comparingDouble((MovableUnit u) -> -u.outstandingIos()));
+        if (candidates.size() > unitsPerSource) {
+            candidates = candidates.subList(0, unitsPerSource);
+        }
+        Candidate best = null;
+        for (MovableUnit u : candidates) {
+            if (u.outstandingIos() <= 0) {
+                continue;
+            }
+            Prediction srcAfter = null;
+            for (int dst : destinations) {
+                if (sourceBetterSomewhere(sp, p.percentiles(dst))) {
+                    continue;
+                }
+                if (!RuleChecker.allows(p, u.vm(), u.disks(), dst, false)) {
+                    continue;
+                }
+                if (srcAfter == null) {
+                    srcAfter = p.load(src).predictWith(null, u.disks(), null);
+                }
+                CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
+                if (r.worthwhile() && (best == null || r.margin() > best.result.margin())) {
+                    best = new Candidate(u, dst, r);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Pesto §5.4's filter: true when the source's latency is lower than the destination's at any of p50, p70, p90. */
+    static boolean sourceBetterSomewhere(double[] source, double[] destination) {
+        for (int k = 0; k < 3; k++) {
+            if (source[k] < destination[k]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Candidate(MovableUnit unit, int destination, CostBenefit.Result result) {
+    }
+}

@@ -1,0 +1,93 @@
+package io.opensdrs.balance.romano;
+
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.MovePlanBuilder;
+import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.balance.RuleChecker;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.balance.pesto.CostBenefit;
+import io.opensdrs.model.romano.MeritMetric;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Romano's loadBalance (Algorithm 1, second half): walk from the current placement toward the
+ * annealed target one move at a time, always taking the move with the largest merit
+ * reduction (the text's intent; the listing's "sortDescendingByM, take Mlist[0]" would take
+ * the largest M′). Stops when the cap is reached, no remaining move reduces the merit (the
+ * product's moves never make the cluster worse by its own measure), or the target is reached.
+ * A move that the rules forbid now (its order differs from annealing's) is skipped for this
+ * step; a move that does not pay ({@link CostBenefit} on bounds) is dropped.
+ */
+public final class GreedyMoveOrder {
+
+    private final MeritMetric merit;
+    private final boolean costBenefitFilter;
+
+    public GreedyMoveOrder(MeritMetric merit, boolean costBenefitFilter) {
+        this.merit = merit;
+        this.costBenefitFilter = costBenefitFilter;
+    }
+
+    public int apply(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int[] target) {
+        WorkingPlacement p = b.placement();
+        List<Integer> pending = new ArrayList<>();
+        for (int u = 0; u < units.size(); u++) {
+            if (target[u] != p.datastoreOf(units.get(u))) {
+                pending.add(u);
+            }
+        }
+        int made = 0;
+        while (b.underMoveCap() && !pending.isEmpty()) {
+            double[] latency = p.latencies();
+            double m = merit.of(latency);
+            int bestIndex = -1;
+            double bestMerit = m;
+            for (int k = 0; k < pending.size(); k++) {
+                MovableUnit unit = units.get(pending.get(k));
+                int src = p.datastoreOf(unit);
+                int dst = target[pending.get(k)];
+                if (!RuleChecker.allows(p, unit.vm(), unit.disks(), dst, false)) {
+                    continue;
+                }
+                double oldS = latency[src];
+                double oldD = latency[dst];
+                latency[src] = p.load(src).predictWith(null, unit.disks(), null).latencyMs();
+                latency[dst] = p.load(dst).predictWith(unit.disks(), null, null).latencyMs();
+                double candidate = merit.of(latency);
+                latency[src] = oldS;
+                latency[dst] = oldD;
+                if (candidate < bestMerit) {
+                    bestMerit = candidate;
+                    bestIndex = k;
+                }
+            }
+            if (bestIndex < 0) {
+                b.note("no remaining move toward the annealed placement reduces the merit");
+                break;
+            }
+            MovableUnit unit = units.get(pending.get(bestIndex));
+            int src = p.datastoreOf(unit);
+            int dst = target[pending.get(bestIndex)];
+            pending.remove(bestIndex);
+            CostBenefit.Result r = costBenefit.evaluate(unit, src, dst);
+            if (costBenefitFilter && !r.worthwhile()) {
+                continue;
+            }
+            String summary = String.format(Locale.ROOT,
+                    "merit M = (Σ P^%.0f)^(1/%.0f) %.3f → %.3f ms, the largest reduction toward the annealed placement "
+                            + "(Romano Eq. 25, Algorithm 1); moving %s from %s to %s: source %s → %s ms, destination %s → %s ms "
+                            + "(%s, %s); benefit %s, cost %s",
+                    MeritMetric.ROMANO_ALPHA, MeritMetric.ROMANO_ALPHA, m, bestMerit, p.vmId(unit.vm()), p.datastoreId(src),
+                    p.datastoreId(dst), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
+                    r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(), r.source().model(),
+                    r.destination().model(), r.benefit(), r.cost());
+            b.add(unit, dst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()), r.cost(),
+                    r.benefit(), false);
+            made++;
+        }
+        return made;
+    }
+}

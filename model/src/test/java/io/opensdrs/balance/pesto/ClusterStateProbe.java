@@ -1,0 +1,24 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.WorkingPlacement;
+
+/** Evaluates CostBenefit for a named VM and destination in a test cluster. */
+final class ClusterStateProbe {
+
+    private final WorkingPlacement placement;
+
+    ClusterStateProbe(ClusterState state) {
+        placement = new WorkingPlacement(state);
+    }
+
+    CostBenefit.Result evaluate(String vmId, String destination) {
+        for (MovableUnit u : placement.units()) {
+            if (placement.vmId(u.vm()).equals(vmId)) {
+                return new CostBenefit(placement).evaluate(u, placement.datastoreOf(u), placement.datastoreIndex(destination));
+            }
+        }
+        throw new IllegalArgumentException(vmId);
+    }
+}

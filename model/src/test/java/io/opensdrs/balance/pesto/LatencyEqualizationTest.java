@@ -1,0 +1,86 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.balance.Clusters;
+import io.opensdrs.balance.LatencyPercentiles;
+import io.opensdrs.balance.Move;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.model.pesto.LqSlopeModel;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LatencyEqualizationTest {
+
+    /** A (m=1, C=2) carries 20 OIO → 22 ms; B is empty (2 ms). Moving one 10-OIO disk equalizes them at 12 ms. */
+    static Clusters twoDatastores(double movingDiskGb, LatencyPercentiles a, LatencyPercentiles b) {
+        return Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), a)
+                .datastore("B", 10_000, LqSlopeModel.of(1, 2), b)
+                .vm("mover", "A", movingDiskGb, 10)
+                .vm("stayer", "A", movingDiskGb, 10);
+    }
+
+    @Test
+    void movesWhenTheBenefitOverTheInvocationPeriodExceedsTheCopyCost() {
+        MovePlan plan = new LatencyEqualization().plan(twoDatastores(10, null, null).build());
+        assertThat(plan.moves()).hasSize(1);
+        Move m = plan.moves().get(0);
+        assertThat(m.sourceDatastoreId()).isEqualTo("A");
+        assertThat(m.destinationDatastoreId()).isEqualTo("B");
+        assertThat(m.benefit().lower()).isGreaterThan(m.cost().upper());
+        assertThat(m.explanation().datastores()).hasSize(2);
+        assertThat(m.explanation().datastores().get(0).latencyBeforeMs().value()).isEqualTo(22.0);
+        assertThat(m.explanation().datastores().get(0).latencyAfterMs().value()).isEqualTo(12.0);
+        assertThat(m.explanation().datastores().get(1).latencyAfterMs().value()).isEqualTo(12.0);
+        assertThat(m.explanation().summary()).contains("Eqs. 10–11");
+    }
+
+    @Test
+    void skipsAMoveWhoseCostExceedsItsBenefit() {
+        // 2 TB to copy at the ~91 IOPS A has left: days of copying at +16 OIO, for 16 h of benefit.
+        MovePlan plan = new LatencyEqualization().plan(twoDatastores(2000, null, null)
+                .settings(BalancingSettings.builder().spaceUtilizationThreshold(0.9).build()).build());
+        assertThat(plan.moves()).isEmpty();
+        assertThat(plan.notes()).anyMatch(n -> n.contains("cost-benefit"));
+    }
+
+    @Test
+    void costAndBenefitFollowEquations10And11() {
+        ClusterStateProbe probe = new ClusterStateProbe(twoDatastores(10, null, null).build());
+        CostBenefit.Result r = probe.evaluate("mover", "B");
+        // Benefit per percentile: Qsrc·ΔLsrc − Qdst·ΔLdst + Qmig·(Lsrc_before − Ldst_after) = 10·10 − 0 + 10·(22 − 12) = 200.
+        double period = 16 * 3600;
+        assertThat(r.benefit().value()).isCloseTo(3 * 200 * period, org.assertj.core.data.Offset.offset(1e-6));
+        // Cost per percentile: Qsrc·ΔLsrc(16 copy OIO) + Qdst·ΔLdst = 20·16 + 0 = 320, over the copy's duration.
+        assertThat(r.cost().value()).isCloseTo(3 * 320 * r.migrationSeconds(), org.assertj.core.data.Offset.offset(1e-6));
+        // 10 GB in 64 KiB IOs at min(available IOPS): A's peak 1000 minus 20/22 ms ≈ 909 in use.
+        double available = 1000 - 20 / 22.0 * 1000;
+        assertThat(r.migrationSeconds()).isCloseTo(10 * 1024 * 1024 / 64.0 / available, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void skipsAMoveWhenTheSourceIsBelowTheDestinationAtAPercentile() {
+        // Model says A → B helps, but B's observed p50 is higher than A's: Pesto §5.4 filters the move.
+        MovePlan plan = new LatencyEqualization().plan(twoDatastores(10,
+                new LatencyPercentiles(8, 14, 30), new LatencyPercentiles(10, 12, 14)).build());
+        assertThat(plan.moves()).isEmpty();
+        // Every percentile of A above B's: the same move goes ahead.
+        plan = new LatencyEqualization().plan(twoDatastores(10,
+                new LatencyPercentiles(12, 18, 30), new LatencyPercentiles(5, 8, 10)).build());
+        assertThat(plan.moves()).hasSize(1);
+    }
+
+    @Test
+    void skipsWhenTheSourcePercentilesAreAllBelowTheDestinations() {
+        MovePlan plan = new LatencyEqualization().plan(twoDatastores(10,
+                new LatencyPercentiles(10, 15, 20), new LatencyPercentiles(12, 18, 25)).build());
+        assertThat(plan.moves()).isEmpty();
+    }
+
+    @Test
+    void percentileFilterReadsAnyPercentile() {
+        assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {8, 14, 30}, new double[] {10, 12, 14})).isTrue();
+        assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {12, 18, 30}, new double[] {5, 8, 10})).isFalse();
+    }
+}

@@ -1,0 +1,140 @@
+package io.opensdrs.balance.romano;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.Clusters;
+import io.opensdrs.balance.DatastoreState;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.Move;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.MovePlanBuilder;
+import io.opensdrs.balance.StrategyRegistry;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.balance.pesto.CostBenefit;
+import io.opensdrs.model.romano.MeritMetric;
+import io.opensdrs.model.romano.RomanoModel;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MeritAnnealingTest {
+
+    static RomanoModel slow;
+    static RomanoModel fast;
+
+    @BeforeAll
+    static void fit() {
+        slow = RomanoWorlds.fitted(1.0, 1);
+        fast = RomanoWorlds.fitted(0.25, 2);
+    }
+
+    static Clusters world(int maxMoves) {
+        Clusters c = Clusters.cluster()
+                .datastore("slow", 5000, slow, null)
+                .datastore("fast", 5000, fast, null)
+                .datastore("mid", 5000, RomanoWorlds.fitted(0.5, 3), null)
+                .settings(BalancingSettings.builder().maxMovesPerRun(maxMoves).build());
+        for (int i = 0; i < 6; i++) {
+            c.vm("vm" + i, "slow", 1, 2 + i);
+        }
+        return c;
+    }
+
+    static double merit(ClusterState state, MovePlan plan) {
+        WorkingPlacement p = new WorkingPlacement(state);
+        for (Move m : plan.moves()) {
+            for (MovableUnit u : p.units()) {
+                if (p.vmId(u.vm()).equals(m.vmId())) {
+                    p.move(u.disks(), p.datastoreIndex(m.destinationDatastoreId()));
+                }
+            }
+        }
+        return MeritMetric.romano().of(p.latencies());
+    }
+
+    @Test
+    void reducesTheMeritWithinTheMoveCapAndIsTheDefaultForRomanoClusters() {
+        ClusterState state = world(3).build();
+        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("romano");
+        double before = MeritMetric.romano().of(new WorkingPlacement(state).latencies());
+        MovePlan plan = new MeritAnnealing(42).plan(state);
+        assertThat(plan.moves()).isNotEmpty().hasSizeLessThanOrEqualTo(3);
+        assertThat(plan.moves()).allMatch(m -> m.sourceDatastoreId().equals("slow"));
+        assertThat(merit(state, plan)).isLessThan(before * 0.7);
+        // Every recommendation explains itself with the Romano model's intervals.
+        assertThat(plan.moves().get(0).explanation().datastores())
+                .allMatch(f -> f.model().equals("romano") && f.latencyAfterMs().hasInterval());
+        // Same seed, same plan.
+        assertThat(new MeritAnnealing(42).plan(state).moves()).extracting(Move::vmId)
+                .containsExactlyElementsOf(plan.moves().stream().map(Move::vmId).toList());
+    }
+
+    @Test
+    void greedyOrderTakesTheLargestMeritReductionFirst() {
+        ClusterState state = world(10).build();
+        WorkingPlacement p = new WorkingPlacement(state);
+        List<MovableUnit> units = p.units();
+        int fastIndex = p.datastoreIndex("fast");
+        int[] target = new int[units.size()];
+        for (int u = 0; u < target.length; u++) {
+            target[u] = u % 2 == 0 ? fastIndex : p.datastoreOf(units.get(u));
+        }
+        // Brute force, independently: which single move toward the target lowers M the most?
+        String expected = null;
+        double bestMerit = Double.POSITIVE_INFINITY;
+        for (int u = 0; u < units.size(); u++) {
+            if (target[u] == p.datastoreOf(units.get(u))) {
+                continue;
+            }
+            WorkingPlacement trial = p.copy();
+            trial.move(units.get(u).disks(), target[u]);
+            double m = MeritMetric.romano().of(trial.latencies());
+            if (m < bestMerit) {
+                bestMerit = m;
+                expected = p.vmId(units.get(u).vm());
+            }
+        }
+        MovePlanBuilder b = new MovePlanBuilder(p, "romano");
+        int made = new GreedyMoveOrder(MeritMetric.romano(), true).apply(b, new CostBenefit(p), units, target);
+        MovePlan plan = b.build();
+        assertThat(made).isPositive();
+        assertThat(plan.moves().get(0).vmId()).isEqualTo(expected);
+        // Merit falls at every step.
+        WorkingPlacement replay = new WorkingPlacement(state);
+        double last = MeritMetric.romano().of(replay.latencies());
+        for (Move m : plan.moves()) {
+            for (MovableUnit u : replay.units()) {
+                if (replay.vmId(u.vm()).equals(m.vmId())) {
+                    replay.move(u.disks(), replay.datastoreIndex(m.destinationDatastoreId()));
+                }
+            }
+            double now = MeritMetric.romano().of(replay.latencies());
+            assertThat(now).isLessThan(last);
+            last = now;
+        }
+    }
+
+    @Test
+    void respectsTheMoveCap() {
+        MovePlan plan = new MeritAnnealing(7).plan(world(1).build());
+        assertThat(plan.moves()).hasSize(1);
+    }
+
+    @Test
+    void annealingNeverReturnsAWorseStateThanItStartedFrom() {
+        WorkingPlacement p = new WorkingPlacement(world(5).build());
+        SimulatedAnnealing.Result r = new SimulatedAnnealing(3, 500, MeritMetric.romano()).minimize(p, p.units());
+        assertThat(r.bestMerit()).isLessThanOrEqualTo(r.initialMerit());
+        assertThat(r.bestMerit()).isLessThan(r.initialMerit() * 0.7);
+    }
+
+    @Test
+    void mixedClustersDefaultToPesto() {
+        ClusterState mixed = world(3).build().withDatastore(
+                DatastoreState.of("lq", 100, 0, io.opensdrs.model.pesto.LqSlopeModel.of(1, 1), null));
+        assertThat(StrategyRegistry.defaultName(mixed)).isEqualTo("pesto");
+    }
+}
