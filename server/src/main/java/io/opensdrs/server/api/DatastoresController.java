@@ -115,7 +115,8 @@ public class DatastoresController {
     }
 
     private void requireKnown(String name) {
-        if (!queries.knownDatastore(name)) {
+        // live statistics first: the percentile query must not touch the database under ingest load (B4)
+        if (!percentiles.hasDatastore(name) && !queries.knownDatastore(name)) {
             throw new NotFoundException("no datastore " + name);
         }
     }

@@ -73,6 +73,10 @@ public class WorkloadPercentiles {
         return Optional.ofNullable(disks.get(diskId)).map(s -> s.query(i));
     }
 
+    public boolean hasDatastore(String name) {
+        return datastores.containsKey(name);
+    }
+
     public Set<String> datastoreNames() {
         return new TreeSet<>(datastores.keySet());
     }
