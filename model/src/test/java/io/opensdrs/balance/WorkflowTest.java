@@ -1,0 +1,139 @@
+package io.opensdrs.balance;
+
+import io.opensdrs.model.Workload;
+import io.opensdrs.model.pesto.LqSlopeModel;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class WorkflowTest {
+
+    @Test
+    void maintenanceEvacuatesEveryDiskAndReportsTheOnesThatCannotMove() {
+        ClusterState state = Clusters.cluster()
+                .datastore("A", 1000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 1000, LqSlopeModel.of(1, 2), null)
+                .datastore("C", 1000, LqSlopeModel.of(0.5, 2), null)
+                .vm("a1", "A", 100, 4)
+                .vm("a2", "A", 100, 4)
+                .vm("b1", "B", 100, 4)
+                .vm("big", "A", 900, 1)        // fits nowhere under 80 %
+                .vm("excl", VmOverride.EXCLUDED, "A", 10, 1)
+                .rule(new Rule.VmAntiAffinity("apart", Set.of("a1", "b1")))
+                .build();
+        MovePlan plan = MaintenanceEvacuation.plan(state, "A", false);
+        assertThat(plan.moves()).extracting(Move::vmId).containsExactlyInAnyOrder("a1", "a2");
+        assertThat(plan.moves()).allMatch(m -> m.reason() == ReasonCode.DATASTORE_MAINT);
+        // a1 may not join b1 on B.
+        assertThat(plan.moves()).filteredOn(m -> m.vmId().equals("a1")).allMatch(m -> m.destinationDatastoreId().equals("C"));
+        assertThat(plan.faults()).extracting(Fault::vmId).containsExactlyInAnyOrder("big", "excl");
+        assertThat(plan.faults()).filteredOn(f -> f.vmId().equals("big")).allMatch(f -> f.message().contains("space threshold"));
+        assertThat(MaintenanceEvacuation.stateAfter(state, "A")).isEqualTo(MaintenanceState.ENTERING);
+
+        // With "ignore affinity rules for maintenance", a1 may go to B too; space still binds.
+        MovePlan ignoring = MaintenanceEvacuation.plan(state, "A", true);
+        assertThat(ignoring.faults()).extracting(Fault::vmId).containsExactlyInAnyOrder("big", "excl");
+    }
+
+    @Test
+    void aNewDatastoreWithoutAModelGetsTheAverageSlopeAndReceivesLoad() {
+        ClusterState state = Clusters.cluster()
+                .datastore("A", 1000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 1000, LqSlopeModel.of(3, 4), null)
+                .datastore("new", 1000, null, null)
+                .vm("a1", "A", 10, 10)
+                .vm("a2", "A", 10, 10)
+                .build();
+        LqSlopeModel d = DefaultModelRule.defaultModel(List.of(state.datastore("A").model(), state.datastore("B").model()));
+        assertThat(d.quantities().slopeMsPerIo()).isEqualTo(2.0);
+        assertThat(DefaultModelRule.defaultModel(List.of()).quantities().slopeMsPerIo()).isEqualTo(1.0);
+        MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(state);
+        assertThat(plan.moves()).isNotEmpty();
+        assertThat(plan.moves().get(0).destinationDatastoreId()).isEqualTo("new");
+        assertThat(plan.moves().get(0).explanation().datastores().get(1).model()).isEqualTo(DefaultModelRule.MODEL_NAME);
+    }
+
+    @Test
+    void initialPlacementUsesTheAverageWorkloadAndPicksTheMostBalancedDatastore() {
+        ClusterState state = Clusters.cluster()
+                .datastore("busy", 1000, LqSlopeModel.of(1, 2), null)
+                .datastore("idle", 1000, LqSlopeModel.of(1, 2), null)
+                .vm("x", "busy", 10, 12)
+                .build();
+        assertThat(InitialPlacement.averageWorkload(state).outstandingIos()).isEqualTo(12.0);
+        InitialPlacement.Result r = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", null,
+                List.of(new InitialPlacement.NewDisk("n-d0", 20, null), new InitialPlacement.NewDisk("n-d1", 20, null)), null),
+                InitialPlacement.Objective.PESTO_BALANCE);
+        assertThat(r.faults()).isEmpty();
+        assertThat(r.recommendations()).hasSize(1);
+        assertThat(r.recommendations().get(0).datastoreId()).isEqualTo("idle");
+        assertThat(r.recommendations().get(0).diskIds()).containsExactly("n-d0", "n-d1");
+        assertThat(r.recommendations().get(0).rankedDatastores()).containsExactly("idle", "busy");
+
+        InitialPlacement.Result basil = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", false,
+                List.of(new InitialPlacement.NewDisk("n-d0", 20, new Workload(4, 4, 1, 1))),
+                List.of(new Rule.VmAntiAffinity("r", Set.of("n", "x")))), InitialPlacement.Objective.BASIL_MIN_NORMALIZED_LOAD);
+        assertThat(basil.recommendations().get(0).datastoreId()).isEqualTo("idle");
+        assertThat(basil.recommendations().get(0).rankedDatastores()).containsExactly("idle");
+    }
+
+    @Test
+    void capacityPlanningFollowsEquations12And13() {
+        // Pesto Table 4-like device: m = 0.5 ms/IO, C = 4 ms; 10 OIO placed.
+        ClusterState state = Clusters.cluster()
+                .datastore("A", 1000, LqSlopeModel.of(0.5, 4), null)
+                .vm("x", "A", 100, 10)
+                .build();
+        CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, "A", new Workload(4, 4, 1, 1), 50, 30, 0.8);
+        assertThat(c.qMax()).isCloseTo((30 - 4) / 0.5, within(1e-9));            // Eq. 12: 52
+        assertThat(c.qAlpha()).isCloseTo(0.8 * 4 / (0.5 * 0.2), within(1e-9));   // Eq. 13: 32
+        assertThat(c.moreByLatency()).isEqualTo(10);    // (52 − 10)/4
+        assertThat(c.moreByThroughput()).isEqualTo(5);  // (32 − 10)/4
+        assertThat(c.moreBySpace()).isEqualTo(14);      // (800 − 100)/50
+        assertThat(c.more()).isEqualTo(5);
+    }
+
+    @Test
+    void congestionThresholdIsLAlphaCappedByTheGlobalMaximum() {
+        ClusterState state = Clusters.cluster()
+                .datastore("A", 1000, LqSlopeModel.of(0.5, 4), null)
+                .datastore("B", 1000, LqSlopeModel.of(0.1, 9), null)
+                .build();
+        Map<String, Double> t = CongestionThresholds.of(state, 0.8, 0);
+        assertThat(t.get("A")).isCloseTo(20.0, within(1e-9));  // C/(1 − α), Eq. 9
+        assertThat(t.get("B")).isCloseTo(45.0, within(1e-9));
+        assertThat(CongestionThresholds.of(state, 0.8, 30).get("B")).isEqualTo(30.0);
+    }
+
+    @Test
+    void spaceBalancingMovesDisksOffADatastoreOverItsThreshold() {
+        ClusterState state = Clusters.cluster()
+                .datastore("full", 1000, LqSlopeModel.of(1, 2), null)
+                .datastore("roomy", 1000, LqSlopeModel.of(1, 2), null)
+                .vm("a", "full", 500, 1)
+                .vm("b", "full", 350, 1)
+                .build();
+        MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(state);
+        assertThat(plan.moves()).hasSize(1);
+        assertThat(plan.moves().get(0).reason()).isEqualTo(ReasonCode.BALANCE_DATASTORE_SPACE_USAGE);
+        assertThat(plan.moves().get(0).destinationDatastoreId()).isEqualTo("roomy");
+    }
+
+    @Test
+    void wavesRespectEightPerDatastoreAndTwoPerHost() {
+        List<Move> moves = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            moves.add(new Move(0, 0, "vm" + i, List.of("d" + i), "h" + (i % 2), "A", "B", 1,
+                    ReasonCode.BALANCE_DATASTORE_IO_LOAD, new Explanation("", List.of()), Estimate.exact(0), Estimate.exact(0), false));
+        }
+        List<Move> waves = MoveScheduler.schedule(moves, BalancingSettings.defaults());
+        // Two hosts × 2 per host = 4 in the first wave, then 2.
+        assertThat(waves).extracting(Move::wave).containsExactly(1, 1, 1, 1, 2, 2);
+        assertThat(waves).extracting(Move::sequence).containsExactly(1, 2, 3, 4, 5, 6);
+    }
+}
