@@ -40,22 +40,41 @@ public final class GreedyMoveOrder {
             }
         }
         int made = 0;
+        // Per pending unit, its source's and destination's latency after the move, valid while
+        // both datastores' loads are unchanged: after a move only candidates touching the two
+        // datastores it changed are re-predicted (Romano: "updateMerit executes in O(1)").
+        int count = units.size();
+        double[] srcAfter = new double[count];
+        double[] dstAfter = new double[count];
+        long[] srcVersion = new long[count];
+        long[] dstVersion = new long[count];
+        int[] srcOf = new int[count];
+        java.util.Arrays.fill(srcVersion, -1);
         while (b.underMoveCap() && !pending.isEmpty()) {
             double[] latency = p.latencies();
             double m = merit.of(latency);
             int bestIndex = -1;
             double bestMerit = m;
             for (int k = 0; k < pending.size(); k++) {
-                MovableUnit unit = units.get(pending.get(k));
+                int uIndex = pending.get(k);
+                MovableUnit unit = units.get(uIndex);
                 int src = p.datastoreOf(unit);
-                int dst = target[pending.get(k)];
+                int dst = target[uIndex];
                 if (!RuleChecker.allows(p, unit.vm(), unit.disks(), dst, false)) {
                     continue;
                 }
+                if (srcOf[uIndex] != src || srcVersion[uIndex] != p.load(src).version()
+                        || dstVersion[uIndex] != p.load(dst).version()) {
+                    srcAfter[uIndex] = p.load(src).predictWith(null, unit.disks(), null).latencyMs();
+                    dstAfter[uIndex] = p.load(dst).predictWith(unit.disks(), null, null).latencyMs();
+                    srcOf[uIndex] = src;
+                    srcVersion[uIndex] = p.load(src).version();
+                    dstVersion[uIndex] = p.load(dst).version();
+                }
                 double oldS = latency[src];
                 double oldD = latency[dst];
-                latency[src] = p.load(src).predictWith(null, unit.disks(), null).latencyMs();
-                latency[dst] = p.load(dst).predictWith(unit.disks(), null, null).latencyMs();
+                latency[src] = srcAfter[uIndex];
+                latency[dst] = dstAfter[uIndex];
                 double candidate = merit.of(latency);
                 latency[src] = oldS;
                 latency[dst] = oldD;

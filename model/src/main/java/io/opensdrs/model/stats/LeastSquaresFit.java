@@ -95,10 +95,24 @@ public final class LeastSquaresFit {
         RealVector x = augmented(row);
         double yHat = x.dotProduct(MatrixUtils.createRealVector(beta));
         double leverage = unscaledCovariance.operate(x).dotProduct(x);
-        double t = new TDistribution(residualDegreesOfFreedom()).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        double t = tQuantile(confidence);
         double half = t * Math.sqrt(errorVariance * (1 + leverage));
         return new double[] {yHat - half, yHat + half};
     }
+
+    /** t quantile for a confidence, cached: the balancing engine asks for thousands of intervals per run. */
+    private double tQuantile(double confidence) {
+        double[] cached = tCache;
+        if (cached != null && cached[0] == confidence) {
+            return cached[1];
+        }
+        double t = new TDistribution(residualDegreesOfFreedom()).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        tCache = new double[] {confidence, t};
+        return t;
+    }
+
+    /** {confidence, t}; replaced whole, so a reader never sees a half-updated pair. */
+    private volatile double[] tCache;
 
     private RealVector augmented(double[] row) {
         if (row.length + (intercept ? 1 : 0) != beta.length) {
