@@ -21,7 +21,7 @@ import java.util.Locale;
  * (the Romano model's 95 % prediction intervals make it conservative).
  *
  * <p>Iterations: the paper needed fewer than 200 for 8–14 workloads; here 200 + 2 per unit,
- * at most 20,000, so a 9,000-disk cluster anneals within the B3 budget.
+ * at most 10,000, so a 9,000-disk cluster anneals within the B3 budget.
  */
 public final class MeritAnnealing implements BalancingStrategy {
 
@@ -32,7 +32,7 @@ public final class MeritAnnealing implements BalancingStrategy {
     private final MeritMetric merit;
 
     public MeritAnnealing(long seed) {
-        this(seed, 20_000, MeritMetric.romano());
+        this(seed, 10_000, MeritMetric.romano());
     }
 
     public MeritAnnealing(long seed, int maxIterations, MeritMetric merit) {

@@ -1,0 +1,141 @@
+package io.opensdrs.balance.sleds;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The SLEDS server's control step (Chambliss et al., SLEDS §4.2; SPEC §3.5), run every second
+ * as a pure function: samples and the current limits in, new limits out.
+ * <ol>
+ *   <li>Compare each service class with its SLO: its IOPS-weighted mean response time against
+ *       its delivery bound.</li>
+ *   <li>If some class misses its SLO: relax the limits of its streams (they must not be the ones
+ *       held back), then tighten by a step the competing streams that can best afford it —
+ *       first those over their class's demand bound (those whose own latency objective is met
+ *       first of all), and only if there are none, the one stream of a class with the most
+ *       latency headroom, as long as that class keeps a margin under its bound.</li>
+ *   <li>If every class meets its SLO: relax throttled limits gradually; a limit well above
+ *       what the stream uses is removed.</li>
+ * </ol>
+ * An over-demand stream is never tightened below its demand bound (the SLO promises it that
+ * much); others not below {@link #minimumIops}.
+ */
+public final class SledsController {
+
+    private final double tightenStep;
+    private final double relaxStep;
+    private final double headroomMargin;
+    private final double minimumIops;
+    private final double burstSeconds;
+
+    /** SLEDS-like defaults: tighten by 20 %, relax by 10 % per second, 20 % headroom margin. */
+    public SledsController() {
+        this(0.2, 0.1, 0.8, 10, 0.1);
+    }
+
+    public SledsController(double tightenStep, double relaxStep, double headroomMargin, double minimumIops, double burstSeconds) {
+        if (!(tightenStep > 0 && tightenStep < 1) || !(relaxStep > 0) || !(headroomMargin > 0 && headroomMargin <= 1)) {
+            throw new IllegalArgumentException("tightenStep in (0,1), relaxStep > 0, headroomMargin in (0,1]");
+        }
+        this.tightenStep = tightenStep;
+        this.relaxStep = relaxStep;
+        this.headroomMargin = headroomMargin;
+        this.minimumIops = minimumIops;
+        this.burstSeconds = burstSeconds;
+    }
+
+    /** The step's result: every stream's limit (unthrottled ones included) and what was done. */
+    public record Decision(Map<String, LeakyBucketLimit> limits, List<String> actions, List<String> classesMissingSlo) {
+    }
+
+    public Decision step(List<ServiceClass> classes, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
+        Map<String, ServiceClass> byId = new HashMap<>();
+        classes.forEach(c -> byId.put(c.id(), c));
+        Map<String, double[]> classStats = new LinkedHashMap<>();  // {Σ iops·latency, Σ iops}
+        for (StreamSample s : samples) {
+            if (!byId.containsKey(s.classId())) {
+                throw new IllegalArgumentException("stream " + s.streamId() + " names unknown service class " + s.classId());
+            }
+            double[] st = classStats.computeIfAbsent(s.classId(), k -> new double[2]);
+            st[0] += s.iops() * s.meanLatencyMs();
+            st[1] += s.iops();
+        }
+        Map<String, Double> latency = new HashMap<>();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, double[]> e : classStats.entrySet()) {
+            double l = e.getValue()[1] > 0 ? e.getValue()[0] / e.getValue()[1] : 0;
+            latency.put(e.getKey(), l);
+            if (l > byId.get(e.getKey()).deliveryBoundMs()) {
+                missing.add(e.getKey());
+            }
+        }
+        Map<String, LeakyBucketLimit> next = new LinkedHashMap<>();
+        for (StreamSample s : samples) {
+            next.put(s.streamId(), current.getOrDefault(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId())));
+        }
+        List<String> actions = new ArrayList<>();
+        if (!missing.isEmpty()) {
+            for (StreamSample s : samples) {
+                if (missing.contains(s.classId()) && next.get(s.streamId()).throttled()) {
+                    next.put(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
+                    actions.add("relax " + s.streamId() + " (class " + s.classId() + " misses its SLO)");
+                }
+            }
+            List<StreamSample> overDemand = new ArrayList<>();
+            for (StreamSample s : samples) {
+                ServiceClass c = byId.get(s.classId());
+                if (!missing.contains(s.classId())
+                        && (s.iops() > c.demandBoundIops() || s.bytesPerSecond() > c.demandBoundBytesPerSecond())) {
+                    overDemand.add(s);
+                }
+            }
+            if (!overDemand.isEmpty()) {
+                for (StreamSample s : overDemand) {
+                    ServiceClass c = byId.get(s.classId());
+                    double iops = Math.max(c.demandBoundIops(), s.iops() * (1 - tightenStep));
+                    double bytes = Math.max(c.demandBoundBytesPerSecond(), s.bytesPerSecond() * (1 - tightenStep));
+                    tighten(next, s, iops, bytes, actions, "over its demand bound");
+                }
+            } else {
+                // Moderate-demand streams: the one whose class has the most headroom, if it keeps a margin.
+                samples.stream()
+                        .filter(s -> !missing.contains(s.classId()))
+                        .filter(s -> latency.get(s.classId()) < headroomMargin * byId.get(s.classId()).deliveryBoundMs())
+                        .min(Comparator.comparingDouble((StreamSample s) -> latency.get(s.classId()) / byId.get(s.classId()).deliveryBoundMs())
+                                .thenComparing(s -> -s.iops()))
+                        .ifPresent(s -> tighten(next, s, Math.max(minimumIops, s.iops() * (1 - tightenStep)),
+                                s.bytesPerSecond() * (1 - tightenStep), actions, "its class has the most headroom"));
+            }
+        } else {
+            for (StreamSample s : samples) {
+                LeakyBucketLimit l = next.get(s.streamId());
+                if (!l.throttled()) {
+                    continue;
+                }
+                double iops = l.iopsLimit() * (1 + relaxStep);
+                double bytes = l.bytesPerSecondLimit() * (1 + relaxStep);
+                if (iops > 2 * Math.max(s.iops(), minimumIops) && bytes > 2 * Math.max(s.bytesPerSecond(), 1)) {
+                    next.put(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
+                    actions.add("unthrottle " + s.streamId());
+                } else {
+                    next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), iops, bytes, burstSeconds));
+                    actions.add(String.format(Locale.ROOT, "relax %s to %.0f IOPS", s.streamId(), iops));
+                }
+            }
+        }
+        return new Decision(next, actions, missing);
+    }
+
+    private void tighten(Map<String, LeakyBucketLimit> next, StreamSample s, double iops, double bytes, List<String> actions, String why) {
+        LeakyBucketLimit old = next.get(s.streamId());
+        double newIops = Math.min(old.iopsLimit(), iops);
+        double newBytes = Math.min(old.bytesPerSecondLimit(), bytes);
+        next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), newIops, newBytes, burstSeconds));
+        actions.add(String.format(Locale.ROOT, "tighten %s to %.0f IOPS (%s)", s.streamId(), newIops, why));
+    }
+}
