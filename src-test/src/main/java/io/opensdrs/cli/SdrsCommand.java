@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 io.opensdrs.testbed.cli.TestbedCommand.class,
                 io.opensdrs.model.cli.ModelCommand.class,
+                io.opensdrs.balance.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class SdrsCommand implements Runnable {
