@@ -242,6 +242,22 @@ public final class PacedWorld implements AutoCloseable {
         device.submit(io);
     }
 
+    /**
+     * A clock read that stops simulated time until {@code ios} IOs of this client have arrived
+     * (engine thread only): the start of a closed loop of that many IOs.
+     */
+    void holdClock(IoClient client, int ios, Consumer<IoOutcome> done) {
+        if (ios > 0 && !client.closed) {
+            client.holds += ios;
+            totalHolds += ios;
+            client.holdSinceNanos = System.nanoTime();
+            if (!holdingClients.contains(client)) {
+                holdingClients.add(client);
+            }
+        }
+        done.accept(new IoOutcome(0, simNs(), false, ""));
+    }
+
     /** IOs the injector submitted to a datastore (engine thread only). */
     long injectorIos(String datastore) {
         long[] c = injectorIos.get(datastore);

@@ -127,19 +127,24 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
         return new StreamObserver<>() {
             @Override
             public void onNext(IoRequest r) {
-                paced.post(() -> paced.submitInjectorIo(client, r.getDatastore(), r.getOffset(), r.getSizeBytes(),
-                        r.getRead(), r.getContinueUntilSimNs(), o -> {
-                            IoCompletion c = IoCompletion.newBuilder().setTag(r.getTag()).setLatencyMs(o.latencyMs())
-                                    .setCompletedAtSimNs(o.completedAtSimNs()).setZeroData(o.zeroData())
-                                    .setError(o.error()).build();
-                            synchronized (response) {
-                                try {
-                                    response.onNext(c);
-                                } catch (RuntimeException closed) {
-                                    client.close();
-                                }
-                            }
-                        }));
+                Consumer<PacedWorld.IoOutcome> reply = o -> {
+                    IoCompletion c = IoCompletion.newBuilder().setTag(r.getTag()).setLatencyMs(o.latencyMs())
+                            .setCompletedAtSimNs(o.completedAtSimNs()).setZeroData(o.zeroData())
+                            .setError(o.error()).build();
+                    synchronized (response) {
+                        try {
+                            response.onNext(c);
+                        } catch (RuntimeException closed) {
+                            client.close();
+                        }
+                    }
+                };
+                if (r.getSizeBytes() == 0 && r.getHoldForIos() > 0) {
+                    paced.post(() -> paced.holdClock(client, r.getHoldForIos(), reply));
+                } else {
+                    paced.post(() -> paced.submitInjectorIo(client, r.getDatastore(), r.getOffset(), r.getSizeBytes(),
+                            r.getRead(), r.getContinueUntilSimNs(), reply));
+                }
             }
 
             @Override
