@@ -40,6 +40,8 @@ public final class DatastoreAgent implements AutoCloseable {
     private final ScheduledExecutorService heartbeatThread;
     private final ScheduledExecutorService injectorThread;
     private final AtomicBoolean injecting = new AtomicBoolean();
+    private volatile Consumer<DatastoreView> views = v -> { };
+    private long lastReportedHeartbeat = -1;
 
     public DatastoreAgent(LeaderElection election, InjectorSchedule schedule, WorkloadInjector injector,
                           TargetFactory targets, InjectorMode mode, AgentEvents events,
@@ -74,10 +76,19 @@ public final class DatastoreAgent implements AutoCloseable {
         return schedule;
     }
 
+    /** Receives this host's view of the datastore once per heartbeat (the server's DatastoreState). */
+    public void reportViewsTo(Consumer<DatastoreView> consumer) {
+        this.views = consumer;
+    }
+
     private void step() {
         try {
             election.tick();
             DatastoreView view = election.view();
+            if (view.ownIndex() >= 0 && view.heartbeat() != lastReportedHeartbeat) {
+                lastReportedHeartbeat = view.heartbeat();
+                views.accept(view);
+            }
             long now = System.currentTimeMillis();
             if (injector != null && election.isLeader() && !injecting.get() && schedule.due(now)) {
                 if (view.idle()) {

@@ -9,6 +9,8 @@ import io.opensdrs.agent.injector.DirectIoFile;
 import io.opensdrs.agent.injector.InjectorSchedule;
 import io.opensdrs.agent.injector.SyntheticIoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
+import io.opensdrs.agent.session.AgentCredential;
+import io.opensdrs.agent.vscsi.EmulatedIoTarget;
 import io.opensdrs.shared.agent.v1.InjectorMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +33,7 @@ import picocli.CommandLine.Option;
 public final class AgentCommand implements Callable<Integer> {
 
     /** What the injector reads when this host leads. */
-    public enum InjectorKind { none, dry, real }
+    public enum InjectorKind { none, dry, real, emulated }
 
     @Option(names = "--host", description = "this ESX host's name (its id in heartbeat blocks)")
     String host;
@@ -51,7 +53,8 @@ public final class AgentCommand implements Callable<Integer> {
     int blocks;
 
     @Option(names = "--injector", defaultValue = "real",
-            description = "none, dry (in-process synthetic device) or real (O_DIRECT file); default ${DEFAULT-VALUE}")
+            description = "none, dry (in-process synthetic device), real (O_DIRECT file) or emulated (the testbed's"
+                    + " vSCSI service, needs --vscsi); default ${DEFAULT-VALUE}")
     InjectorKind injectorKind;
 
     @Option(names = "--inject-interval", converter = DurationConverter.class, defaultValue = "1d",
@@ -66,8 +69,24 @@ public final class AgentCommand implements Callable<Integer> {
             description = "size of the real injector's file in each datastore; default ${DEFAULT-VALUE}")
     long injectorFileMiB;
 
-    @Option(names = "--server", description = "management server address (the gRPC session is not part of this build yet)")
+    @Option(names = "--server", paramLabel = "HOST:PORT",
+            description = "the management server's agent gRPC endpoint; without it nothing is reported")
     String server;
+
+    @Option(names = "--agent-id", description = "the id the credential was issued for; default: --host")
+    String agentId;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "file holding this agent's bearer token (else the environment variable SDRS_AGENT_TOKEN)")
+    Path tokenFile;
+
+    @Option(names = "--buffer-capacity", defaultValue = "10000",
+            description = "reports kept while the server is unreachable (oldest dropped beyond); default ${DEFAULT-VALUE}")
+    int bufferCapacity;
+
+    @Option(names = "--vscsi", paramLabel = "HOST:PORT",
+            description = "the testbed's vSCSI service: per-disk statistics, emulated injector IO, throttles on the IO path")
+    String vscsi;
 
     @Option(names = "--run-for", converter = DurationConverter.class,
             description = "exit (releasing the blocks) after this long; default: run until killed")
@@ -82,10 +101,14 @@ public final class AgentCommand implements Callable<Integer> {
         if (host == null || datastores.isEmpty()) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--host and at least one --datastore are required");
         }
-        if (server != null) {
-            System.err.println("note: --server " + server + " given; the gRPC session to the server is not in this build");
+        if (injectorKind == InjectorKind.emulated && vscsi == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--injector emulated needs --vscsi HOST:PORT");
         }
         AgentEvents events = AgentEvents.stdout(host);
+        AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events);
+        if (vscsi != null) {
+            wiring.connectVScsi(vscsi);
+        }
         LeaderElection.Timing timing = new LeaderElection.Timing(period, reclaimPeriods,
                 Duration.ofNanos(Math.max(period.toNanos() / 4, 10_000_000L)));
         List<DatastoreAgent> agents = new ArrayList<>();
@@ -93,24 +116,38 @@ public final class AgentCommand implements Callable<Integer> {
             Files.createDirectories(dir);
             String ds = dir.toAbsolutePath().normalize().getFileName().toString();
             HeartbeatFile file = HeartbeatFile.open(dir, blocks);
-            LeaderElection election = new LeaderElection(ds, host, file, timing, events, HostIoStatistics.NONE);
+            LeaderElection election = new LeaderElection(ds, host, file, timing, events,
+                    wiring.stats() != null ? wiring.stats().forDatastore(ds, period) : HostIoStatistics.NONE);
             WorkloadInjector injector = injectorKind == InjectorKind.none ? null : new WorkloadInjector(
                     new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, 4096));
             Path injectorFile = dir.resolve(".sdrs-injector");
-            DatastoreAgent.TargetFactory targets = injectorKind == InjectorKind.real
-                    ? () -> {
-                        DirectIoFile.prepare(injectorFile, injectorFileMiB << 20, bytes -> { });
-                        return DirectIoFile.open(injectorFile);
-                    }
-                    : () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), false);
+            DatastoreAgent.TargetFactory targets;
+            if (injectorKind == InjectorKind.real) {
+                targets = () -> {
+                    DirectIoFile.prepare(injectorFile, injectorFileMiB << 20, bytes -> { });
+                    return DirectIoFile.open(injectorFile);
+                };
+            } else if (injectorKind == InjectorKind.emulated) {
+                targets = () -> EmulatedIoTarget.open(wiring.vscsiChannel(), host, ds);
+            } else {
+                targets = () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), false);
+            }
             InjectorSchedule schedule = new InjectorSchedule(injectInterval, period.multipliedBy(2),
                     Duration.ofHours(1), System.currentTimeMillis());
-            agents.add(new DatastoreAgent(election, schedule, injector, targets,
+            DatastoreAgent agent = new DatastoreAgent(election, schedule, injector, targets,
                     injectorKind == InjectorKind.real ? InjectorMode.REAL_IO : InjectorMode.EMULATED, events,
-                    r -> { }));
+                    wiring::report);
+            agent.reportViewsTo(wiring::report);
+            agents.add(agent);
+            wiring.datastore(agent, dir);
+        }
+        if (server != null) {
+            wiring.connectServer(server, AgentCredential.load(wiring.agentId(), tokenFile, System.getenv()),
+                    bufferCapacity, injectorKind);
         }
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            wiring.close();
             for (DatastoreAgent a : agents) {
                 try {
                     a.close();

@@ -2,7 +2,7 @@ package io.opensdrs.agent.cli;
 
 import io.opensdrs.agent.bench.FioRunner;
 import io.opensdrs.agent.injector.DirectIoFile;
-import io.opensdrs.agent.injector.LqFit;
+import io.opensdrs.model.stats.LineFit;
 import io.opensdrs.agent.injector.WorkloadInjector;
 import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
@@ -66,7 +66,7 @@ public final class B5Command implements Callable<Integer> {
             r = injector.run(target, "b5", InjectorMode.REAL_IO, 1, WorkloadInjector.LeaderGate.ALWAYS);
         }
         double modelSeconds = (System.nanoTime() - start) / 1e9;
-        LqFit inj = new LqFit(r.getFit().getSlopeMsPerIo(), r.getFit().getInterceptMs(), r.getFit().getRSquared(),
+        LineFit inj = new LineFit(r.getFit().getSlopeMsPerIo(), r.getFit().getInterceptMs(), r.getFit().getRSquared(),
                 r.getFit().getPoints());
 
         List<FioRunner.FioPoint> fioPoints = new ArrayList<>();
@@ -77,7 +77,7 @@ public final class B5Command implements Callable<Integer> {
         }
         double[] fq = fioPoints.stream().mapToDouble(p -> p.iops() * p.meanLatencyMs() / 1000).toArray();
         double[] fl = fioPoints.stream().mapToDouble(FioRunner.FioPoint::meanLatencyMs).toArray();
-        LqFit fioFit = fioPoints.size() >= 2 ? LqFit.of(fq, fl) : null;
+        LineFit fioFit = fioPoints.size() >= 2 ? WorkloadInjector.fit(fq, fl) : null;
 
         System.out.println();
         System.out.println("B5 curves (Q = Little's-law outstanding IOs = IOPS x mean latency)");
@@ -99,10 +99,10 @@ public final class B5Command implements Callable<Integer> {
                         f == null ? Double.NaN : f.iops(), fo, f == null ? Double.NaN : f.meanLatencyMs());
             }
             out.printf(Locale.ROOT, "#fit,injector,slope_ms_per_io=%.6f,intercept_ms=%.6f,r2=%.4f,peak_iops=%.0f%n",
-                    inj.slopeMsPerIo(), inj.interceptMs(), inj.rSquared(), inj.peakIops());
+                    inj.slope(), inj.intercept(), inj.rSquared(), 1000.0 / inj.slope());
             if (fioFit != null) {
                 out.printf(Locale.ROOT, "#fit,fio,slope_ms_per_io=%.6f,intercept_ms=%.6f,r2=%.4f,peak_iops=%.0f%n",
-                        fioFit.slopeMsPerIo(), fioFit.interceptMs(), fioFit.rSquared(), fioFit.peakIops());
+                        fioFit.slope(), fioFit.intercept(), fioFit.rSquared(), 1000.0 / fioFit.slope());
             }
         }
         System.out.println();
@@ -111,10 +111,10 @@ public final class B5Command implements Callable<Integer> {
         if (fioFit != null) {
             printFit("fio", fioFit);
             System.out.printf(Locale.ROOT, "ratios injector/fio: slope %.3f, intercept %.3f, peak %.3f%n",
-                    inj.slopeMsPerIo() / fioFit.slopeMsPerIo(), inj.interceptMs() / fioFit.interceptMs(),
-                    inj.peakIops() / fioFit.peakIops());
-            boolean within = Math.abs(inj.slopeMsPerIo() / fioFit.slopeMsPerIo() - 1) <= 0.10
-                    && Math.abs(inj.peakIops() / fioFit.peakIops() - 1) <= 0.10;
+                    inj.slope() / fioFit.slope(), inj.intercept() / fioFit.intercept(),
+                    fioFit.slope() / inj.slope()); // peak = 1/m (Pesto Eq. 4)
+            boolean within = Math.abs(inj.slope() / fioFit.slope() - 1) <= 0.10
+                    && Math.abs(fioFit.slope() / inj.slope() - 1) <= 0.10;
             System.out.println("goal slope and peak within 10 %: " + (within ? "MET" : "NOT MET"));
         }
         System.out.printf(Locale.ROOT, "injector run: valid=%s%s; time to a model %.1f s (goal <= 30 s): %s%n",
@@ -130,8 +130,9 @@ public final class B5Command implements Callable<Integer> {
         return p;
     }
 
-    private static void printFit(String name, LqFit f) {
-        System.out.printf(Locale.ROOT, "%-9s %14.6f %14.6f %8.4f %12.0f%n", name, f.slopeMsPerIo(), f.interceptMs(),
-                f.rSquared(), f.peakIops());
+    private static void printFit(String name, LineFit f) {
+        // peak throughput 1/m (Pesto Eq. 4), m in ms per IO
+        System.out.printf(Locale.ROOT, "%-9s %14.6f %14.6f %8.4f %12.0f%n", name, f.slope(), f.intercept(),
+                f.rSquared(), f.slope() > 0 ? 1000.0 / f.slope() : Double.POSITIVE_INFINITY);
     }
 }

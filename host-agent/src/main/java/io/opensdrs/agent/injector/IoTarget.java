@@ -3,6 +3,7 @@ package io.opensdrs.agent.injector;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.OptionalDouble;
 
 /**
  * Where the workload injector sends its reads. {@link DirectIoFile} reads a real file with
@@ -26,6 +27,50 @@ public interface IoTarget extends Closeable {
 
     /** Reads {@code buffer.remaining()} bytes at {@code offset}; returns the bytes read. */
     int read(ByteBuffer buffer, long offset) throws IOException;
+
+    /** How long one IO took and when it completed, on this target's clock. */
+    record Timing(long latencyNanos, long completedAtNanos) {
+    }
+
+    /**
+     * This target's clock, in nanoseconds: {@link System#nanoTime()} for a real device; the
+     * emulator's simulated time for the testbed's devices, so that latencies, level durations
+     * and Little's law (Pesto §5.1.1) are all measured in the time the device lives in.
+     */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
+
+    /**
+     * The start of an injector level of {@code oio} outstanding IOs, on this target's clock. An
+     * emulated target also stops its clock until those first IOs have arrived, so that the level
+     * starts with its full queue however long the threads take to get going.
+     */
+    default long startLevel(int oio) throws IOException {
+        return nanoTime();
+    }
+
+    /**
+     * Reads like {@link #read} and reports the IO's latency and completion time. The caller
+     * promises to issue its next IO at once if this one completes before
+     * {@code continueUntilNanos} (the injector's closed loop); an emulated target uses the
+     * promise to keep the device's queue exactly as deep as the caller's threads.
+     */
+    default Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
+        long t0 = System.nanoTime();
+        read(buffer, offset);
+        long t1 = System.nanoTime();
+        return new Timing(t1 - t0, t1);
+    }
+
+    /**
+     * The IO rate (per second of this target's clock) that other workloads put on the same
+     * device since the previous call, when the target can see it (the emulator can); empty for
+     * a file on a real datastore, where the other hosts' heartbeat blocks tell instead.
+     */
+    default OptionalDouble otherIoPerSecond() throws IOException {
+        return OptionalDouble.empty();
+    }
 
     @Override
     default void close() throws IOException {

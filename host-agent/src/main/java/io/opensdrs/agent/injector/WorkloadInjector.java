@@ -4,6 +4,10 @@ import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.InvalidReason;
+import io.opensdrs.shared.agent.v1.LqFit;
+import io.opensdrs.model.pesto.LinearityGate;
+import io.opensdrs.model.pesto.OrdinaryLqEstimator;
+import io.opensdrs.model.stats.LineFit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -27,7 +31,10 @@ import java.util.function.LongSupplier;
  * <p>N outstanding IOs are kept by N threads, each issuing synchronous aligned reads back to
  * back on the target: the simplest faithful way to hold a queue depth from Java. Each level
  * applies the Little's-law {@link InterferenceCheck}, each IO the {@link ThinProvisioningFilter},
- * and the fit the R² gate. Before every level the caller's {@link LeaderGate} re-checks that this
+ * and the fit the R² gate. The fit and the gate are the model module's ({@link OrdinaryLqEstimator},
+ * {@link LinearityGate#PESTO}): the agent measures, the model module says what a valid line is.
+ * Times and latencies are on the target's clock ({@link IoTarget#nanoTime()}): the wall clock
+ * for a real file, simulated time for the testbed's emulated devices. Before every level the caller's {@link LeaderGate} re-checks that this
  * host still leads (fencing, §5.1.1); a host that lost its block stops at once.
  */
 public final class WorkloadInjector {
@@ -137,15 +144,33 @@ public final class WorkloadInjector {
             return invalid(result, InvalidReason.THIN_PROVISIONED,
                     dropped + " of " + total + " IOs were fast all-zero reads");
         }
-        LqFit fit = LqFit.of(q.stream().mapToDouble(Double::doubleValue).toArray(),
+        if (q.size() < 2) {
+            return invalid(result, InvalidReason.R_SQUARED_BELOW_GATE, "fewer than 2 levels with IOs to fit");
+        }
+        LineFit fit = fit(q.stream().mapToDouble(Double::doubleValue).toArray(),
                 l.stream().mapToDouble(Double::doubleValue).toArray());
-        result.setFit(fit.toProto());
-        if (!fit.passesGate()) {
+        result.setFit(toProto(fit));
+        if (!passesGate(fit)) {
             return invalid(result, InvalidReason.R_SQUARED_BELOW_GATE,
-                    String.format("R² %.3f, slope %.4f ms/IO", fit.rSquared(), fit.slopeMsPerIo()));
+                    String.format("R² %.3f, slope %.4f ms/IO", fit.rSquared(), fit.slope()));
         }
         return result.setValid(true).setInvalidReason(InvalidReason.INVALID_REASON_UNSPECIFIED)
                 .setFinishedMs(wallClockMs.getAsLong()).build();
+    }
+
+    /** Pesto Eq. 1, L = m·Q + C, by ordinary least squares (Pesto §5.1). */
+    public static LineFit fit(double[] oio, double[] latencyMs) {
+        return new OrdinaryLqEstimator().fit(oio, latencyMs);
+    }
+
+    /** R² ≥ 0.93 (Pesto §5.1) and a rising line: latency must grow with outstanding IOs. */
+    public static boolean passesGate(LineFit fit) {
+        return fit.points() >= 2 && LinearityGate.PESTO.accepts(fit) && fit.slope() > 0;
+    }
+
+    public static LqFit toProto(LineFit fit) {
+        return LqFit.newBuilder().setSlopeMsPerIo(fit.slope()).setInterceptMs(fit.intercept())
+                .setRSquared(Double.isNaN(fit.rSquared()) ? 0 : fit.rSquared()).setPoints(fit.points()).build();
     }
 
     private InjectorResult invalid(InjectorResult.Builder b, InvalidReason reason, String detail) {
@@ -160,13 +185,14 @@ public final class WorkloadInjector {
         if (slots < 1) {
             throw new IOException("target too small: " + target.describe());
         }
-        long startNanos = System.nanoTime();
+        long startNanos = target.startLevel(oio);
         long deadline = startNanos + settings.perLevel().toNanos();
-        double otherBefore = otherIoPerSecond.getAsDouble();
+        double otherBefore = otherRate(target);
         List<Future<IoRecorder>> futures = new ArrayList<>();
         for (int t = 0; t < oio; t++) {
-            long seed = startNanos * 31 + t;
-            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, deadline, new SplittableRandom(seed))));
+            long seed = System.nanoTime() * 31 + t;
+            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline,
+                    new SplittableRandom(seed))));
         }
         IoRecorder all = new IoRecorder();
         try {
@@ -177,8 +203,8 @@ public final class WorkloadInjector {
             Throwable c = e.getCause();
             throw c instanceof IOException io ? io : new IOException(c);
         }
-        double durationS = (System.nanoTime() - startNanos) / 1e9;
-        double otherRate = (otherBefore + otherIoPerSecond.getAsDouble()) / 2;
+        double durationS = (all.lastCompletionNanos - startNanos) / 1e9;
+        double otherRate = (otherBefore + otherRate(target)) / 2;
         long[] lat = all.sortedKept();
         long issued = lat.length + all.dropped;
         double meanAllMs = issued == 0 ? 0 : all.sumAllNanos / 1e6 / issued;
@@ -188,18 +214,25 @@ public final class WorkloadInjector {
                 percentile(lat, 0.5), percentile(lat, 0.9), measuredOio);
     }
 
-    private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long deadline, SplittableRandom random)
-            throws IOException {
+    /** The other workloads' IO rate: the target's own view when it has one, else the heartbeat blocks'. */
+    private double otherRate(IoTarget target) throws IOException {
+        java.util.OptionalDouble own = target.otherIoPerSecond();
+        return own.isPresent() ? own.getAsDouble() : otherIoPerSecond.getAsDouble();
+    }
+
+    private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long startNanos, long deadline,
+                                 SplittableRandom random) throws IOException {
         ByteBuffer buf = target.newBuffer(ioSize);
         IoRecorder rec = new IoRecorder();
-        long now = System.nanoTime();
+        rec.lastCompletionNanos = startNanos;
+        long now = startNanos;
         while (now < deadline) {
             long offset = random.nextLong(slots) * ioSize;
             buf.clear().limit(ioSize);
-            long t0 = System.nanoTime();
-            target.read(buf, offset);
-            now = System.nanoTime();
-            long latency = now - t0;
+            IoTarget.Timing t = target.timedRead(buf, offset, deadline);
+            now = t.completedAtNanos();
+            rec.lastCompletionNanos = Math.max(rec.lastCompletionNanos, now);
+            long latency = t.latencyNanos();
             rec.sumAllNanos += latency;
             if (thin.drop(latency, buf.flip())) {
                 rec.dropped++;
@@ -224,6 +257,7 @@ public final class WorkloadInjector {
         int n;
         long dropped;
         long sumAllNanos;
+        long lastCompletionNanos = Long.MIN_VALUE;
 
         void add(long v) {
             if (n == kept.length) {
@@ -238,6 +272,7 @@ public final class WorkloadInjector {
             }
             dropped += o.dropped;
             sumAllNanos += o.sumAllNanos;
+            lastCompletionNanos = Math.max(lastCompletionNanos, o.lastCompletionNanos);
         }
 
         long[] sortedKept() {

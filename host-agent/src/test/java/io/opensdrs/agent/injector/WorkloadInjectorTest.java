@@ -56,10 +56,12 @@ class WorkloadInjectorTest {
 
     @Test
     void fitAndChecksArePestoFormulas() {
-        LqFit f = LqFit.of(new double[] {2, 4, 8}, new double[] {1.5, 2.5, 4.5});
-        assertThat(f.slopeMsPerIo()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(f.interceptMs()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(f.peakIops()).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6));
+        io.opensdrs.model.stats.LineFit f = WorkloadInjector.fit(new double[] {2, 4, 8}, new double[] {1.5, 2.5, 4.5});
+        assertThat(f.slope()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(f.intercept()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(WorkloadInjector.passesGate(f)).isTrue();
+        assertThat(WorkloadInjector.passesGate(WorkloadInjector.fit(new double[] {2, 4, 8}, new double[] {3, 1, 4})))
+                .as("R² below 0.93").isFalse();
         assertThat(InterferenceCheck.littlesLawOio(4000, 2)).isEqualTo(8.0);
         assertThat(new InterferenceCheck().aborts(8, 10.5)).isTrue();
         assertThat(new InterferenceCheck().aborts(8, 10)).isFalse();
