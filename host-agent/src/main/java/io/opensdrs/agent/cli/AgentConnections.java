@@ -19,7 +19,7 @@ import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
 import io.opensdrs.shared.agent.v1.VisibleDatastore;
-import io.opensdrs.testbed.vscsi.v1.VScsiGrpc;
+import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 
 import java.io.IOException;
 import java.nio.file.FileStore;

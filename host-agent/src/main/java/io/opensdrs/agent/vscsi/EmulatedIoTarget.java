@@ -3,11 +3,11 @@ package io.opensdrs.agent.vscsi;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.opensdrs.agent.injector.IoTarget;
-import io.opensdrs.testbed.vscsi.v1.ActivityCounters;
-import io.opensdrs.testbed.vscsi.v1.DatastoreRequest;
-import io.opensdrs.testbed.vscsi.v1.IoCompletion;
-import io.opensdrs.testbed.vscsi.v1.IoRequest;
-import io.opensdrs.testbed.vscsi.v1.VScsiGrpc;
+import io.opensdrs.shared.vscsi.v1.ActivityCounters;
+import io.opensdrs.shared.vscsi.v1.DatastoreRequest;
+import io.opensdrs.shared.vscsi.v1.IoCompletion;
+import io.opensdrs.shared.vscsi.v1.IoRequest;
+import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,14 +73,14 @@ public final class EmulatedIoTarget implements IoTarget {
 
     /** Opens the target for a datastore the host sees, sized as the testbed's LUN. */
     public static EmulatedIoTarget open(ManagedChannel channel, String host, String datastore) throws IOException {
-        io.opensdrs.testbed.vscsi.v1.HostView view;
+        io.opensdrs.shared.vscsi.v1.HostView view;
         try {
             view = VScsiGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                    .describeHost(io.opensdrs.testbed.vscsi.v1.HostRequest.newBuilder().setHost(host).build());
+                    .describeHost(io.opensdrs.shared.vscsi.v1.HostRequest.newBuilder().setHost(host).build());
         } catch (io.grpc.StatusRuntimeException e) {
             throw new IOException("vSCSI service unreachable: " + e.getStatus(), e);
         }
-        for (io.opensdrs.testbed.vscsi.v1.DatastoreView d : view.getDatastoresList()) {
+        for (io.opensdrs.shared.vscsi.v1.DatastoreView d : view.getDatastoresList()) {
             if (d.getName().equals(datastore)) {
                 return new EmulatedIoTarget(channel, datastore, d.getCapacityBytes());
             }

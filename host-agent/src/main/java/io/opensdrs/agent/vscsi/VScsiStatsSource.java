@@ -5,9 +5,9 @@ import io.grpc.StatusRuntimeException;
 import io.opensdrs.agent.heartbeat.HostIoStatistics;
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.DiskWindowStats;
-import io.opensdrs.testbed.vscsi.v1.HostRequest;
-import io.opensdrs.testbed.vscsi.v1.HostStatsWindow;
-import io.opensdrs.testbed.vscsi.v1.VScsiGrpc;
+import io.opensdrs.shared.vscsi.v1.HostRequest;
+import io.opensdrs.shared.vscsi.v1.HostStatsWindow;
+import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 
 import java.time.Duration;
 import java.util.Iterator;
