@@ -24,21 +24,23 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every message of the agent contract survives the binary and the JSON encoding with every
- * field set to a non-default value, and each variant of every oneof is covered.
+ * Every message of the contracts in this module (agent↔server, and the vSCSI service between
+ * agents and their IO source) survives the binary and the JSON encoding with every field set to
+ * a non-default value, and each variant of every oneof is covered.
  */
 class AgentContractTest {
 
     @TestFactory
     Stream<DynamicTest> everyMessageRoundTrips() {
-        List<Descriptor> types = AgentContract.getDescriptor().getMessageTypes();
+        List<Descriptor> types = new ArrayList<>(AgentContract.getDescriptor().getMessageTypes());
         assertThat(types).hasSizeGreaterThanOrEqualTo(20);
+        types.addAll(io.opensdrs.shared.vscsi.v1.VScsiContract.getDescriptor().getMessageTypes());
         List<DynamicTest> tests = new ArrayList<>();
         for (Descriptor type : types) {
             int variants = Math.max(1, type.getRealOneofs().stream().mapToInt(o -> o.getFieldCount()).max().orElse(1));
             for (int v = 0; v < variants; v++) {
                 int variant = v;
-                tests.add(DynamicTest.dynamicTest(type.getName() + (variants > 1 ? " #" + v : ""),
+                tests.add(DynamicTest.dynamicTest(type.getFullName() + (variants > 1 ? " #" + v : ""),
                         () -> roundTrip(type, variant)));
             }
         }
@@ -80,7 +82,7 @@ class AgentContractTest {
 
     private static Message.Builder builderFor(Descriptor type) {
         try {
-            Class<?> cls = Class.forName("io.opensdrs.shared.agent.v1." + type.getName());
+            Class<?> cls = Class.forName(type.getFile().getOptions().getJavaPackage() + "." + type.getName());
             return (Message.Builder) cls.getMethod("newBuilder").invoke(null);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("no generated class for " + type.getFullName(), e);
@@ -152,7 +154,9 @@ class AgentContractTest {
 
     @Test
     void everyEnumStartsWithAnUnspecifiedZero() {
-        for (var e : AgentContract.getDescriptor().getEnumTypes()) {
+        var enums = new ArrayList<>(AgentContract.getDescriptor().getEnumTypes());
+        enums.addAll(io.opensdrs.shared.vscsi.v1.VScsiContract.getDescriptor().getEnumTypes());
+        for (var e : enums) {
             assertThat(e.findValueByNumber(0).getName()).as(e.getName()).endsWith("UNSPECIFIED");
         }
     }
