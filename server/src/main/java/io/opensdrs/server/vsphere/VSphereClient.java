@@ -37,6 +37,13 @@ public interface VSphereClient extends AutoCloseable {
 
     void cancelTask(String taskId) throws VimFaultException;
 
+    /**
+     * The tasks vCenter lists in the VM's {@code recentTask} property (queued, running and
+     * recently finished ones), oldest first. Used to find a task whose id was lost when the
+     * server died between issuing a call and recording its answer.
+     */
+    java.util.List<RecentTask> recentTasks(String vmId) throws VimFaultException;
+
     Optional<ExtensionRegistration> findExtension(String key) throws VimFaultException;
 
     /** Registers the extension, or updates it when one with that key exists. */

@@ -50,7 +50,7 @@ public final class Vim25VSphereClient implements VSphereClient {
     /** Connects and logs in; fails with the fault vCenter gave (InvalidLogin, Transport, ...). */
     public static Vim25VSphereClient login(VCenterConnection connection) throws VimFaultException {
         Vim25Client vim = Vim25Client.connect(connection.sdkUrl(), connection.trust(), connection.timeout());
-        vim.login(connection.user(), connection.password());
+        vim.login(connection.user(), connection.currentPassword());
         return new Vim25VSphereClient(connection, vim);
     }
 
@@ -80,7 +80,7 @@ public final class Vim25VSphereClient implements VSphereClient {
                 throw e;
             }
             log.info("vCenter session expired; logging in again as {}", connection.user());
-            vim.login(connection.user(), connection.password());
+            vim.login(connection.user(), connection.currentPassword());
             return c.call();
         }
     }
@@ -185,6 +185,34 @@ public final class Vim25VSphereClient implements VSphereClient {
         call(() -> {
             vim.cancelTask(new ManagedObjectReference("Task", taskId));
             return null;
+        });
+    }
+
+    @Override
+    public java.util.List<RecentTask> recentTasks(String vmId) throws VimFaultException {
+        return call(() -> {
+            PropertyCollectorTypes.ObjectContent oc = vim.retrieveProperties(new ManagedObjectReference("VirtualMachine", vmId),
+                    "recentTask");
+            if (oc == null) {
+                throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "VM " + vmId + " is gone");
+            }
+            java.util.List<RecentTask> tasks = new java.util.ArrayList<>();
+            if (oc.get("recentTask") instanceof PropertyCollectorTypes.ArrayOfManagedObjectReference refs) {
+                for (ManagedObjectReference ref : refs.items) {
+                    TaskTypes.TaskInfo info;
+                    try {
+                        info = vim.taskInfo(ref);
+                    } catch (VimFaultException gone) {
+                        if ("ManagedObjectNotFound".equals(gone.faultType())) {
+                            continue; // dropped from the list between the two reads
+                        }
+                        throw gone;
+                    }
+                    tasks.add(new RecentTask(ref.value(), info.descriptionId, info.entity == null ? null : info.entity.value(),
+                            info.state, info.queueTime == null ? null : info.queueTime.toGregorianCalendar().toInstant()));
+                }
+            }
+            return tasks;
         });
     }
 

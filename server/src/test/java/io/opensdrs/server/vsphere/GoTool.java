@@ -10,13 +10,13 @@ import java.util.concurrent.TimeUnit;
  * repository's {@code target/go-bin} (stock {@code vcsim} and {@code govc}, the independent
  * client every vSphere test checks its results with).
  */
-final class GoTool {
+public final class GoTool {
     static final String GOVMOMI_VERSION = "v0.46.3";
 
     private GoTool() {
     }
 
-    static Path repositoryRoot() {
+    public static Path repositoryRoot() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.exists(p.resolve("mvnw"))) {
             p = p.getParent();
@@ -28,7 +28,7 @@ final class GoTool {
     }
 
     /** The path of {@code govc} or stock {@code vcsim}, installing it with {@code go install} if missing. */
-    static synchronized Path binary(String tool) throws IOException, InterruptedException {
+    public static synchronized Path binary(String tool) throws IOException, InterruptedException {
         Path bin = repositoryRoot().resolve("target/go-bin/" + GOVMOMI_VERSION);
         Path exe = bin.resolve(tool);
         if (Files.isExecutable(exe)) {

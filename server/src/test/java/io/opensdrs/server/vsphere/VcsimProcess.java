@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * A vCenter simulator running as a separate process on a free loopback port, and govc
  * pointed at it.
  */
-final class VcsimProcess implements AutoCloseable {
+public final class VcsimProcess implements AutoCloseable {
     private static final Pattern URL = Pattern.compile("(?:GOVC_URL|VCSIM_URL)=(\\S+)");
 
     private final Process process;
@@ -34,7 +34,7 @@ final class VcsimProcess implements AutoCloseable {
      * Starts the given simulator binary with extra flags and waits until it prints its URL.
      * Its output goes to a log file under {@code target/} that outlives the test.
      */
-    static VcsimProcess start(Path binary, String... flags) throws IOException, InterruptedException {
+    public static VcsimProcess start(Path binary, String... flags) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(binary.toString(), "-l", "127.0.0.1:0"));
         cmd.addAll(List.of(flags));
         Path logDir = Files.createDirectories(Path.of("target", "vcsim-logs"));
@@ -56,31 +56,31 @@ final class VcsimProcess implements AutoCloseable {
     }
 
     /** Fails when the simulator process has died, with its log. */
-    void assertAlive() throws IOException {
+    public void assertAlive() throws IOException {
         if (!process.isAlive()) {
             throw new IOException("vcsim exited " + process.exitValue() + ":\n" + Files.readString(log));
         }
     }
 
     /** The SDK URL without credentials. */
-    URI sdkUrl() {
+    public URI sdkUrl() {
         return URI.create(url.getScheme() + "://" + url.getHost() + ":" + url.getPort() + url.getPath());
     }
 
-    String user() {
+    public String user() {
         return url.getUserInfo().split(":", 2)[0];
     }
 
-    String password() {
+    public String password() {
         return url.getUserInfo().split(":", 2)[1];
     }
 
-    VCenterConnection insecureConnection() {
+    public VCenterConnection insecureConnection() {
         return new VCenterConnection(sdkUrl(), user(), password(), null, null, true, null, null);
     }
 
     /** Runs govc against this simulator; fails the test on a non-zero exit. */
-    String govc(String... args) throws IOException, InterruptedException {
+    public String govc(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(govc.toString());
         cmd.addAll(List.of(args));

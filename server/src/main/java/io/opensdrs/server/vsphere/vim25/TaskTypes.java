@@ -29,6 +29,10 @@ public final class TaskTypes {
         public LocalizedMethodFault error;
         public Object result;
         public Integer progress;
+        /** When vCenter queued, started and completed the task (vCenter's clock). */
+        public javax.xml.datatype.XMLGregorianCalendar queueTime;
+        public javax.xml.datatype.XMLGregorianCalendar startTime;
+        public javax.xml.datatype.XMLGregorianCalendar completeTime;
         public Long eventChainId;
     }
 
