@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Acceptance 1: the server against the unmodified stock vcsim v0.46.3 (a separate process):
- * inventory sync through {@link InventorySync} and the plugin registration — each checked with govc.
+ * inventory sync through {@link InventorySync}, a whole-VM relocation through the migration
+ * applier, and the plugin registration — each checked with govc.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "sdrs.grpc.port=0",
@@ -139,6 +140,33 @@ class VCenterStockVcsimTest {
         assertThat(jdbc.queryForList("SELECT name FROM vm WHERE moid = ?", String.class, renamed)).containsExactly("renamed-vm");
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE moid = ?", Long.class, destroyed)).isZero();
         assertThat(new HashSet<>(jdbc.queryForList("SELECT name FROM vm", String.class))).isEqualTo(govcNames("m"));
+    }
+
+    @Test
+    void wholeVmRelocationThroughTheApplier() throws Exception {
+        fullSync();
+        String vm = moid("/DC0/vm/DC0_H0_VM1");
+        String ds0 = moid("/DC0/datastore/LocalDS_0");
+        String ds2 = moid("/DC0/datastore/LocalDS_2");
+        String pod = moid("/DC0/datastore/DC0_POD0");
+        assertThat(vcsim.govc("object.collect", "-s", "/DC0/vm/DC0_H0_VM1", "datastore").strip()).isEqualTo("Datastore:" + ds0);
+
+        JsonNode rec = call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/recommendations", Map.of("reasonCode", "storagePlacement",
+                "moves", List.of(Map.of("vmId", vm, "destinationDatastoreId", ds2))), 201);
+        long id = rec.get("id").asLong();
+        assertThat(rec.get("state").asText()).isEqualTo("PENDING");
+        call(HttpMethod.POST, "/api/v1/recommendations/" + id + "/apply", null, 200);
+        JsonNode done = awaitEnd(id);
+        assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("APPLIED");
+        assertThat(done.at("/actions/0/state").asText()).isEqualTo("SUCCEEDED");
+        String task = done.at("/actions/0/taskId").asText();
+        assertThat(task).startsWith("task-");
+
+        // govc: the VM now lives on LocalDS_2 (stock vcsim rewrites vm.datastore only)
+        assertThat(vcsim.govc("object.collect", "-s", "/DC0/vm/DC0_H0_VM1", "datastore").strip()).isEqualTo("Datastore:" + ds2);
+        assertThat(vcsim.govc("object.collect", "-s", "Task:" + task, "info.state").strip()).isEqualTo("success");
+        // the read the applier uses to re-attach after a crash finds the task on the VM
+        assertThat(client.recentTasks(vm)).filteredOn(RecentTask::isRelocation).extracting(RecentTask::taskId).contains(task);
     }
 
     @Test

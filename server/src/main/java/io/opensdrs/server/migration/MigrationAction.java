@@ -1,0 +1,28 @@
+package io.opensdrs.server.migration;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/** A persisted storage vMotion (table migration_action). */
+public record MigrationAction(long id, long recommendationId, String vmId, List<Integer> diskKeys, List<String> sourceDatastores,
+                              String destinationDatastore, String hostId, long sizeBytes, ActionState state, String taskId,
+                              Set<String> knownTaskIds, int attempt, Instant nextAttemptAt, Integer progress,
+                              boolean cancelSent, String faultType, String faultMessage, Instant createdAt, Instant issuingAt,
+                              Instant startedAt, Instant finishedAt) {
+
+    public boolean wholeVm() {
+        return diskKeys.isEmpty();
+    }
+
+    /** Every datastore the copy reads or writes: what the per-datastore limit counts. */
+    public Set<String> datastores() {
+        Set<String> s = new java.util.LinkedHashSet<>(sourceDatastores);
+        s.add(destinationDatastore);
+        return s;
+    }
+
+    public String describe() {
+        return "action " + id + " (" + vmId + (wholeVm() ? " whole VM" : " disks " + diskKeys) + " -> " + destinationDatastore + ")";
+    }
+}

@@ -1,0 +1,396 @@
+package io.opensdrs.server.migration;
+
+import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.RecentTask;
+import io.opensdrs.server.vsphere.TaskStatus;
+import io.opensdrs.server.vsphere.VSphereClient;
+import io.opensdrs.server.vsphere.vim25.VimFaultException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Applies recommendations, Watcher-style: each action's pre-conditions are checked against
+ * vCenter's inventory as it is now, the storage vMotion is issued, its vCenter task tracked, and
+ * the result verified in the inventory. One loop thread does all of it, so the in-flight limits
+ * (per datastore, per host) are counted without races and an ISSUING action seen at the start of
+ * a pass is never one being issued by this process: it is left over from a crash or a lost
+ * answer, and is re-attached to its vCenter task or found never to have been issued.
+ */
+@Component
+public class MigrationApplier {
+
+    private static final Logger log = LoggerFactory.getLogger(MigrationApplier.class);
+
+    private final ObjectProvider<VSphereClient> clients;
+    private final MigrationStore store;
+    private final MigrationProperties properties;
+    private final MigrationPreconditions preconditions;
+    private final Map<String, Integer> maxPerDatastore = new ConcurrentHashMap<>();
+    private final Map<String, Integer> maxPerHost = new ConcurrentHashMap<>();
+    private volatile int maxTotal;
+    private ScheduledExecutorService loop;
+
+    public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationStore store, MigrationProperties properties,
+                            ObjectProvider<PlacementRules> rules) {
+        this.clients = clients;
+        this.store = store;
+        this.properties = properties;
+        this.preconditions = new MigrationPreconditions(rules.getIfAvailable(() -> PlacementRules.NONE));
+    }
+
+    public boolean hasVCenter() {
+        return clients.getIfAvailable() != null;
+    }
+
+    /** Starts the loop once the server is ready (and so after a restart resumes what was in flight). */
+    @EventListener(ApplicationReadyEvent.class)
+    public synchronized void start() {
+        if (!hasVCenter() || loop != null) {
+            return;
+        }
+        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "migration-applier");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = properties.getPollInterval().toMillis();
+        loop.scheduleWithFixedDelay(this::pass, 0, period, TimeUnit.MILLISECONDS);
+        log.info("migration applier started: at most {} per datastore, {} per host", properties.getMaxPerDatastore(),
+                properties.getMaxPerHost());
+    }
+
+    @PreDestroy
+    public synchronized void stop() {
+        if (loop != null) {
+            loop.shutdownNow();
+            try {
+                loop.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            loop = null;
+        }
+    }
+
+    /** The largest numbers of migrations seen in flight at once, since the server started. */
+    public record Observed(int total, Map<String, Integer> perDatastore, Map<String, Integer> perHost) {
+    }
+
+    public Observed observed() {
+        return new Observed(maxTotal, new TreeMap<>(maxPerDatastore), new TreeMap<>(maxPerHost));
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    /** One pass over every unfinished action. Never throws: the loop must outlive any fault. */
+    void pass() {
+        VSphereClient client = clients.getIfAvailable();
+        if (client == null) {
+            return;
+        }
+        Pass p = new Pass(client);
+        try {
+            p.cancellations();
+            for (MigrationAction a : store.actionsIn(List.of(ActionState.ISSUING))) {
+                p.recover(a);
+            }
+            for (MigrationAction a : store.actionsIn(List.of(ActionState.RUNNING))) {
+                p.track(a);
+            }
+            for (MigrationAction a : store.actionsIn(List.of(ActionState.VERIFYING))) {
+                p.verify(a);
+            }
+            p.issueQueued();
+            p.finishRecommendations();
+        } catch (RuntimeException e) {
+            log.warn("migration applier pass failed: {}", e.toString(), e);
+        }
+    }
+
+    /** State of one pass: the live inventory is read at most once per pass, and only when needed. */
+    private final class Pass {
+        final VSphereClient client;
+        InventorySnapshot inventory;
+
+        Pass(VSphereClient client) {
+            this.client = client;
+        }
+
+        InventorySnapshot inventory() throws VimFaultException {
+            if (inventory == null) {
+                inventory = client.inventory();
+            }
+            return inventory;
+        }
+
+        void cancellations() {
+            for (Recommendation r : store.recommendationsIn(RecommendationState.APPLYING)) {
+                if (!r.cancelRequested()) {
+                    continue;
+                }
+                for (MigrationAction a : store.actions(r.id())) {
+                    if (a.state() == ActionState.QUEUED) {
+                        store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, null);
+                    } else if (a.state() == ActionState.RUNNING && !a.cancelSent()) {
+                        String note = null;
+                        try {
+                            client.cancelTask(a.taskId());
+                        } catch (VimFaultException e) {
+                            // vCenter may refuse (task not cancelable): the copy then runs to its end
+                            note = "cancel refused by vCenter: " + e.getMessage();
+                        }
+                        store.markCancelSent(a.id(), note);
+                    }
+                }
+            }
+        }
+
+        /** An ISSUING action left over: find its task, or learn that it never reached vCenter. */
+        void recover(MigrationAction a) {
+            try {
+                List<RecentTask> ours = new ArrayList<>();
+                for (RecentTask t : client.recentTasks(a.vmId())) {
+                    if (t.isRelocation() && !a.knownTaskIds().contains(t.taskId())) {
+                        ours.add(t);
+                    }
+                }
+                if (!ours.isEmpty()) {
+                    if (ours.size() > 1) {
+                        log.warn("{}: {} relocation tasks appeared on {} after issuing; attaching to the first, {}",
+                                a.describe(), ours.size(), a.vmId(), ours.get(0).taskId());
+                    }
+                    store.markRunning(a.id(), ours.get(0).taskId());
+                    log.info("{}: re-attached to vCenter task {}", a.describe(), ours.get(0).taskId());
+                    return;
+                }
+                Optional<String> missing = ResultVerifier.missing(inventory(), a);
+                if (missing.isEmpty()) {
+                    store.end(a.id(), ActionState.ISSUING, ActionState.SUCCEEDED, null, null);
+                    log.info("{}: no task found but the inventory shows it done", a.describe());
+                } else {
+                    store.requeue(a.id(), ActionState.ISSUING, null, a.faultType(), a.faultMessage());
+                    log.info("{}: never reached vCenter; queued again", a.describe());
+                }
+            } catch (VimFaultException e) {
+                log.info("{}: recovery deferred: {}", a.describe(), e.getMessage());
+            }
+        }
+
+        void track(MigrationAction a) {
+            TaskStatus t;
+            try {
+                t = client.task(a.taskId());
+            } catch (VimFaultException e) {
+                if ("ManagedObjectNotFound".equals(e.faultType())) {
+                    // vCenter forgot the task (restarted): the inventory tells whether it happened
+                    store.markVerifying(a.id());
+                    verify(store.action(a.id()).orElse(a));
+                } else {
+                    log.info("{}: task {} not readable now: {}", a.describe(), a.taskId(), e.getMessage());
+                }
+                return;
+            }
+            if (!t.done()) {
+                if (t.progress() != null && !t.progress().equals(a.progress())) {
+                    store.progress(a.id(), t.progress());
+                }
+                return;
+            }
+            if (t.succeeded()) {
+                store.markVerifying(a.id());
+                verify(store.action(a.id()).orElse(a));
+            } else if (FaultClassifier.isCancellation(t.faultType())) {
+                store.end(a.id(), ActionState.RUNNING, ActionState.CANCELLED, t.faultType(), "cancelled in vCenter");
+            } else {
+                faulted(a, ActionState.RUNNING, t.faultType(), t.faultMessage());
+            }
+        }
+
+        void verify(MigrationAction a) {
+            if (a.state() != ActionState.VERIFYING) {
+                return;
+            }
+            try {
+                inventory = null; // the task just ended: read what vCenter shows now
+                Optional<String> missing = ResultVerifier.missing(inventory(), a);
+                if (missing.isEmpty()) {
+                    store.end(a.id(), ActionState.VERIFYING, ActionState.SUCCEEDED, null, null);
+                    log.info("{}: done, verified in the inventory", a.describe());
+                } else {
+                    store.end(a.id(), ActionState.VERIFYING, ActionState.FAILED, "VerificationFailed",
+                            "vCenter reported the task done but " + missing.get());
+                }
+            } catch (VimFaultException e) {
+                log.info("{}: verification deferred: {}", a.describe(), e.getMessage());
+            }
+        }
+
+        void issueQueued() {
+            List<MigrationAction> queued = store.runnableQueued();
+            if (queued.isEmpty()) {
+                return;
+            }
+            Map<String, Integer> perDatastore = new HashMap<>();
+            Map<String, Integer> perHost = new HashMap<>();
+            Map<String, Long> reserved = new HashMap<>();
+            int total = 0;
+            for (MigrationAction f : store.actionsIn(ActionState.IN_FLIGHT)) {
+                total++;
+                f.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
+                if (f.hostId() != null) {
+                    perHost.merge(f.hostId(), 1, Integer::sum);
+                }
+                reserved.merge(f.destinationDatastore(), f.sizeBytes(), Long::sum);
+            }
+            Instant now = Instant.now();
+            for (MigrationAction a : queued) {
+                if (a.nextAttemptAt() != null && a.nextAttemptAt().isAfter(now)) {
+                    continue;
+                }
+                boolean datastoreFull = a.datastores().stream()
+                        .anyMatch(ds -> perDatastore.getOrDefault(ds, 0) >= properties.getMaxPerDatastore());
+                boolean hostFull = a.hostId() != null && perHost.getOrDefault(a.hostId(), 0) >= properties.getMaxPerHost();
+                if (datastoreFull || hostFull) {
+                    continue;
+                }
+                MigrationPreconditions.Outcome o;
+                try {
+                    o = preconditions.check(inventory(), a, reserved.getOrDefault(a.destinationDatastore(), 0L));
+                } catch (VimFaultException e) {
+                    if (FaultClassifier.isTransient(e.faultType())) {
+                        log.info("inventory not readable, issuing deferred: {}", e.getMessage());
+                        return;
+                    }
+                    // e.g. the session expired and logging in again failed: nothing can be issued
+                    faulted(a, ActionState.QUEUED, e.faultType(), e.getMessage());
+                    continue;
+                }
+                switch (o.verdict()) {
+                    case WAIT:
+                        continue;
+                    case FAIL:
+                        store.end(a.id(), ActionState.QUEUED, ActionState.FAILED, o.faultType(), o.message());
+                        log.info("{}: pre-condition failed: {}: {}", a.describe(), o.faultType(), o.message());
+                        continue;
+                    case ALREADY_DONE:
+                        store.end(a.id(), ActionState.QUEUED, ActionState.SUCCEEDED, null, null);
+                        continue;
+                    default:
+                        break;
+                }
+                if (issue(a)) {
+                    total++;
+                    a.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
+                    if (a.hostId() != null) {
+                        perHost.merge(a.hostId(), 1, Integer::sum);
+                    }
+                    reserved.merge(a.destinationDatastore(), a.sizeBytes(), Long::sum);
+                    record(total, perDatastore, perHost);
+                }
+            }
+        }
+
+        /** QUEUED → ISSUING (committed) → RelocateVM_Task → RUNNING. True when it is now in flight. */
+        boolean issue(MigrationAction a) {
+            Set<String> known = new LinkedHashSet<>();
+            try {
+                for (RecentTask t : client.recentTasks(a.vmId())) {
+                    if (t.isRelocation()) {
+                        known.add(t.taskId());
+                    }
+                }
+            } catch (VimFaultException e) {
+                faulted(a, ActionState.QUEUED, e.faultType(), e.getMessage());
+                return false;
+            }
+            if (!store.markIssuing(a.id(), known)) {
+                return false; // cancelled meanwhile
+            }
+            String taskId;
+            try {
+                taskId = a.wholeVm() ? client.relocateVm(a.vmId(), a.destinationDatastore())
+                        : client.relocateDisks(a.vmId(), diskMap(a));
+            } catch (VimFaultException e) {
+                if (e.isTransport()) {
+                    // The request may have reached vCenter: leave it ISSUING; the next pass looks
+                    // for its task before anything is issued again.
+                    log.info("{}: no answer from vCenter ({}); checking for its task next pass", a.describe(), e.getMessage());
+                    return true;
+                }
+                faulted(a, ActionState.ISSUING, e.faultType(), e.getMessage());
+                return false;
+            }
+            store.markRunning(a.id(), taskId);
+            log.info("{}: issued, vCenter task {}", a.describe(), taskId);
+            return true;
+        }
+
+        /** A fault: another attempt after a backoff when transient and attempts remain, else FAILED. */
+        void faulted(MigrationAction a, ActionState from, String faultType, String message) {
+            // markIssuing counts an attempt after `a` was read, a RUNNING action's count is current
+            int attempts = from == ActionState.RUNNING ? a.attempt() : a.attempt() + 1;
+            if (FaultClassifier.isTransient(faultType) && attempts < properties.getMaxAttempts()) {
+                long factor = 1L << Math.min(20, Math.max(0, attempts - 1));
+                Duration backoff = properties.getInitialBackoff().multipliedBy(factor);
+                if (backoff.compareTo(properties.getMaxBackoff()) > 0) {
+                    backoff = properties.getMaxBackoff();
+                }
+                store.requeue(a.id(), from, Instant.now().plus(backoff), faultType, message);
+                log.info("{}: transient fault {} (attempt {}), retry in {}", a.describe(), faultType, attempts, backoff);
+            } else {
+                store.end(a.id(), from, ActionState.FAILED, faultType, message);
+                log.info("{}: failed: {}: {}", a.describe(), faultType, message);
+            }
+        }
+
+        void finishRecommendations() {
+            for (Recommendation r : store.recommendationsIn(RecommendationState.APPLYING)) {
+                List<MigrationAction> actions = store.actions(r.id());
+                if (!actions.stream().allMatch(x -> x.state().terminal())) {
+                    continue;
+                }
+                Optional<MigrationAction> failed = actions.stream().filter(x -> x.state() == ActionState.FAILED).findFirst();
+                if (failed.isPresent()) {
+                    MigrationAction f = failed.get();
+                    store.finish(r.id(), RecommendationState.FAILED, f.faultType(), f.describe() + ": " + f.faultMessage());
+                } else if (actions.stream().anyMatch(x -> x.state() == ActionState.CANCELLED)) {
+                    store.finish(r.id(), RecommendationState.CANCELLED, null, null);
+                } else {
+                    store.finish(r.id(), RecommendationState.APPLIED, null, null);
+                }
+            }
+        }
+    }
+
+    private static Map<Integer, String> diskMap(MigrationAction a) {
+        Map<Integer, String> m = new java.util.LinkedHashMap<>();
+        a.diskKeys().forEach(k -> m.put(k, a.destinationDatastore()));
+        return m;
+    }
+
+    private void record(int total, Map<String, Integer> perDatastore, Map<String, Integer> perHost) {
+        maxTotal = Math.max(maxTotal, total);
+        perDatastore.forEach((ds, n) -> maxPerDatastore.merge(ds, n, Math::max));
+        perHost.forEach((h, n) -> maxPerHost.merge(h, n, Math::max));
+    }
+}

@@ -1,0 +1,200 @@
+package io.opensdrs.server.migration;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Recommendations and their actions in the database. Every state change is a conditional UPDATE
+ * on the state it leaves (compare-and-set), each in its own transaction, so that what the
+ * database says is what happened even when the server dies between two steps.
+ */
+@Component
+public class MigrationStore {
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+
+    public MigrationStore(JdbcTemplate jdbc, TransactionTemplate tx) {
+        this.jdbc = jdbc;
+        this.tx = tx;
+    }
+
+    /** A planned action, before it has an id. */
+    public record NewAction(String vmId, List<Integer> diskKeys, List<String> sourceDatastores, String destinationDatastore,
+                            String hostId, long sizeBytes) {
+    }
+
+    public long createRecommendation(String clusterId, String reasonCode, List<NewAction> actions) {
+        Long id = tx.execute(t -> {
+            Timestamp now = Timestamp.from(Instant.now());
+            NewAction single = actions.size() == 1 ? actions.get(0) : null;
+            GeneratedKeyHolder keys = new GeneratedKeyHolder();
+            jdbc.update(c -> {
+                PreparedStatement ps = c.prepareStatement("INSERT INTO recommendation (cluster_moid, vm_moid, disk_key, source_datastore,"
+                        + " destination_datastore, reason_code, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        new String[] {"id"});
+                ps.setString(1, clusterId);
+                ps.setString(2, single == null ? null : single.vmId());
+                ps.setObject(3, single != null && single.diskKeys().size() == 1 ? single.diskKeys().get(0) : null);
+                ps.setString(4, single == null || single.sourceDatastores().size() != 1 ? null : single.sourceDatastores().get(0));
+                ps.setString(5, single == null ? null : single.destinationDatastore());
+                ps.setString(6, reasonCode);
+                ps.setString(7, RecommendationState.PENDING.name());
+                ps.setTimestamp(8, now);
+                ps.setTimestamp(9, now);
+                return ps;
+            }, keys);
+            long recId = keys.getKey().longValue();
+            for (NewAction a : actions) {
+                jdbc.update("INSERT INTO migration_action (recommendation_id, vm_moid, disk_keys, source_datastores,"
+                                + " destination_datastore, host_moid, size_bytes, state, attempt, created_at, updated_at)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                        recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastores()), a.destinationDatastore(), a.hostId(),
+                        a.sizeBytes(), ActionState.QUEUED.name(), now, now);
+            }
+            return recId;
+        });
+        return id;
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    public Optional<Recommendation> recommendation(long id) {
+        return jdbc.query("SELECT id, cluster_moid, reason_code, state, cancel_requested, fault_type, fault_message, created_at,"
+                + " updated_at FROM recommendation WHERE id = ?", RECOMMENDATION, id).stream().findFirst();
+    }
+
+    public List<Recommendation> recommendationsIn(RecommendationState state) {
+        return jdbc.query("SELECT id, cluster_moid, reason_code, state, cancel_requested, fault_type, fault_message, created_at,"
+                + " updated_at FROM recommendation WHERE state = ? ORDER BY id", RECOMMENDATION, state.name());
+    }
+
+    public List<MigrationAction> actions(long recommendationId) {
+        return jdbc.query(SELECT_ACTION + " WHERE recommendation_id = ? ORDER BY id", ACTION, recommendationId);
+    }
+
+    public Optional<MigrationAction> action(long id) {
+        return jdbc.query(SELECT_ACTION + " WHERE id = ?", ACTION, id).stream().findFirst();
+    }
+
+    public List<MigrationAction> actionsIn(List<ActionState> states) {
+        String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(","));
+        return jdbc.query(SELECT_ACTION + " WHERE state IN (" + in + ") ORDER BY id", ACTION);
+    }
+
+    /** QUEUED actions of recommendations being applied, oldest first. */
+    public List<MigrationAction> runnableQueued() {
+        return jdbc.query(SELECT_ACTION + " WHERE state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"
+                + " WHERE state = 'APPLYING' AND cancel_requested = FALSE) ORDER BY id", ACTION);
+    }
+
+    // ------------------------------------------------------------------ recommendation transitions
+
+    public boolean transition(long id, RecommendationState from, RecommendationState to) {
+        return jdbc.update("UPDATE recommendation SET state = ?, updated_at = ? WHERE id = ? AND state = ?",
+                to.name(), now(), id, from.name()) == 1;
+    }
+
+    public boolean finish(long id, RecommendationState to, String faultType, String faultMessage) {
+        return jdbc.update("UPDATE recommendation SET state = ?, fault_type = ?, fault_message = ?, updated_at = ?"
+                + " WHERE id = ? AND state = 'APPLYING'", to.name(), faultType, cut(faultMessage), now(), id) == 1;
+    }
+
+    public boolean requestCancel(long id) {
+        return jdbc.update("UPDATE recommendation SET cancel_requested = TRUE, updated_at = ? WHERE id = ? AND state = 'APPLYING'",
+                now(), id) == 1;
+    }
+
+    // ------------------------------------------------------------------ action transitions
+
+    /** QUEUED → ISSUING, committed before the call to vCenter. */
+    public boolean markIssuing(long id, Set<String> knownTaskIds) {
+        return jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = ?, issuing_at = ?, attempt = attempt + 1,"
+                + " updated_at = ? WHERE id = ? AND state = 'QUEUED'", cut(String.join(",", knownTaskIds)), now(), now(), id) == 1;
+    }
+
+    /** ISSUING → RUNNING with vCenter's task id (right after the call, or found again after a crash). */
+    public boolean markRunning(long id, String taskId) {
+        return jdbc.update("UPDATE migration_action SET state = 'RUNNING', task_moid = ?, started_at = ?, updated_at = ?"
+                + " WHERE id = ? AND state = 'ISSUING'", taskId, now(), now(), id) == 1;
+    }
+
+    public void progress(long id, Integer progress) {
+        jdbc.update("UPDATE migration_action SET progress = ?, updated_at = ? WHERE id = ? AND state = 'RUNNING'", progress, now(), id);
+    }
+
+    public boolean markVerifying(long id) {
+        return jdbc.update("UPDATE migration_action SET state = 'VERIFYING', progress = 100, updated_at = ? WHERE id = ? AND state = 'RUNNING'",
+                now(), id) == 1;
+    }
+
+    public boolean markCancelSent(long id, String note) {
+        return jdbc.update("UPDATE migration_action SET cancel_sent = TRUE, fault_message = COALESCE(?, fault_message), updated_at = ?"
+                + " WHERE id = ?", cut(note), now(), id) == 1;
+    }
+
+    /** Back to QUEUED (a transient fault, or an ISSUING found never to have reached vCenter). */
+    public boolean requeue(long id, ActionState from, Instant notBefore, String faultType, String faultMessage) {
+        return jdbc.update("UPDATE migration_action SET state = 'QUEUED', task_moid = NULL, next_attempt_at = ?, fault_type = ?,"
+                        + " fault_message = ?, updated_at = ? WHERE id = ? AND state = ?",
+                notBefore == null ? null : Timestamp.from(notBefore), faultType, cut(faultMessage), now(), id, from.name()) == 1;
+    }
+
+    /** To SUCCEEDED, FAILED or CANCELLED from the given state. */
+    public boolean end(long id, ActionState from, ActionState to, String faultType, String faultMessage) {
+        return jdbc.update("UPDATE migration_action SET state = ?, fault_type = COALESCE(?, fault_type), fault_message = COALESCE(?, fault_message),"
+                        + " finished_at = ?, updated_at = ? WHERE id = ? AND state = ?",
+                to.name(), faultType, cut(faultMessage), now(), now(), id, from.name()) == 1;
+    }
+
+    // ------------------------------------------------------------------ mapping
+
+    private static final String SELECT_ACTION = "SELECT id, recommendation_id, vm_moid, disk_keys, source_datastores,"
+            + " destination_datastore, host_moid, size_bytes, state, task_moid, known_task_ids, attempt, next_attempt_at, progress,"
+            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at FROM migration_action";
+
+    private static final RowMapper<MigrationAction> ACTION = (rs, i) -> new MigrationAction(rs.getLong(1), rs.getLong(2),
+            rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
+            rs.getString(6), rs.getString(7), rs.getLong(8), ActionState.valueOf(rs.getString(9)), rs.getString(10),
+            new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
+            (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
+            instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)));
+
+    private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
+            rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),
+            instant(rs.getTimestamp(8)), instant(rs.getTimestamp(9)));
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    private static Timestamp now() {
+        return Timestamp.from(Instant.now());
+    }
+
+    private static String join(List<?> l) {
+        return l.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private static List<String> split(String s) {
+        return s == null || s.isEmpty() ? List.of() : Arrays.asList(s.split(","));
+    }
+
+    private static String cut(String s) {
+        return s == null || s.length() <= 2000 ? s : s.substring(0, 1997) + "...";
+    }
+
+}

@@ -1,0 +1,178 @@
+package io.opensdrs.server.migration;
+
+import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.api.NotFoundException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recommendations as the balancing engine and administrators create them, and what can be done
+ * with one: apply, dismiss, cancel. Moves are checked against the stored inventory when created
+ * (the VM, its disks and the destination must be known); what holds when an action is issued is
+ * checked again by {@link MigrationPreconditions} against vCenter itself.
+ */
+@Service
+public class Recommendations {
+
+    /** SPEC §4 reason codes. */
+    public static final Set<String> REASON_CODES = Set.of("balanceDatastoreSpaceUsage", "balanceDatastoreIOLoad", "datastoreMaint",
+            "datastoreSpaceOutage", "virtualDiskJointAffin", "virtualDiskAntiAffin", "storagePlacement");
+
+    private final MigrationStore store;
+    private final MigrationApplier applier;
+    private final JdbcTemplate jdbc;
+
+    public Recommendations(MigrationStore store, MigrationApplier applier, JdbcTemplate jdbc) {
+        this.store = store;
+        this.applier = applier;
+        this.jdbc = jdbc;
+    }
+
+    private record StoredDisk(int key, String datastore, long size) {
+    }
+
+    /** Creates a PENDING recommendation with one action per VM and source datastore of each move. */
+    public Recommendation create(String clusterId, String reasonCode, List<Move> moves) {
+        if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) == 0) {
+            throw new NotFoundException("no datastore cluster " + clusterId + " in the inventory");
+        }
+        if (reasonCode == null || !REASON_CODES.contains(reasonCode)) {
+            throw new InvalidFieldException("reasonCode", "must be one of " + new java.util.TreeSet<>(REASON_CODES));
+        }
+        if (moves == null || moves.isEmpty()) {
+            throw new InvalidFieldException("moves", "must not be empty");
+        }
+        List<MigrationStore.NewAction> actions = new ArrayList<>();
+        Set<String> vmsSeen = new HashSet<>();
+        for (int i = 0; i < moves.size(); i++) {
+            Move m = moves.get(i);
+            String f = "moves[" + i + "]";
+            if (m.vmId() == null || m.vmId().isBlank()) {
+                throw new InvalidFieldException(f + ".vmId", "must not be empty");
+            }
+            if (m.destinationDatastoreId() == null || m.destinationDatastoreId().isBlank()) {
+                throw new InvalidFieldException(f + ".destinationDatastoreId", "must not be empty");
+            }
+            List<String> host = jdbc.queryForList("SELECT host_moid FROM vm WHERE moid = ?", String.class, m.vmId());
+            if (host.isEmpty()) {
+                throw new InvalidFieldException(f + ".vmId", "no VM " + m.vmId() + " in the inventory");
+            }
+            if (!vmsSeen.add(m.vmId())) {
+                // two relocations of one VM at once would fail with TaskInProgress in vCenter
+                throw new InvalidFieldException(f + ".vmId", "VM " + m.vmId() + " appears in two moves; put its disks in one move");
+            }
+            if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, m.destinationDatastoreId()) == 0) {
+                throw new InvalidFieldException(f + ".destinationDatastoreId", "no datastore " + m.destinationDatastoreId() + " in the inventory");
+            }
+            Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
+            jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
+                    (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), m.vmId());
+            if (m.wholeVm()) {
+                Set<String> sources = new java.util.LinkedHashSet<>();
+                long size = 0;
+                for (StoredDisk d : disks.values()) {
+                    sources.add(d.datastore());
+                    if (!d.datastore().equals(m.destinationDatastoreId())) {
+                        size += d.size();
+                    }
+                }
+                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.copyOf(sources), m.destinationDatastoreId(),
+                        host.get(0), size));
+                continue;
+            }
+            // one action per source datastore: each counts against its own datastore's limit
+            Map<String, List<Integer>> bySource = new LinkedHashMap<>();
+            Map<String, Long> sizeBySource = new LinkedHashMap<>();
+            Set<Integer> keys = new HashSet<>();
+            for (int j = 0; j < m.diskKeys().size(); j++) {
+                Integer key = m.diskKeys().get(j);
+                StoredDisk d = key == null ? null : disks.get(key);
+                if (d == null) {
+                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "VM " + m.vmId() + " has no disk " + key);
+                }
+                if (!keys.add(key)) {
+                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "disk " + key + " appears twice");
+                }
+                if (d.datastore().equals(m.destinationDatastoreId())) {
+                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "disk " + key + " is already on " + d.datastore());
+                }
+                bySource.computeIfAbsent(d.datastore(), s -> new ArrayList<>()).add(key);
+                sizeBySource.merge(d.datastore(), d.size(), Long::sum);
+            }
+            if (bySource.size() > 1) {
+                throw new InvalidFieldException(f + ".diskKeys", "the disks are on " + bySource.keySet()
+                        + "; one move takes disks from one source datastore (vCenter runs one relocation per VM at a time)");
+            }
+            bySource.forEach((src, ks) -> actions.add(new MigrationStore.NewAction(m.vmId(), ks, List.of(src),
+                    m.destinationDatastoreId(), host.get(0), sizeBySource.get(src))));
+        }
+        return store.recommendation(store.createRecommendation(clusterId, reasonCode, actions)).orElseThrow();
+    }
+
+    public Recommendation get(long id) {
+        return store.recommendation(id).orElseThrow(() -> new NotFoundException("no recommendation " + id));
+    }
+
+    public List<MigrationAction> actions(long id) {
+        return store.actions(id);
+    }
+
+    /** PENDING → APPLYING: its actions are queued for the applier. */
+    public Recommendation apply(long id) {
+        Recommendation r = get(id);
+        if (!applier.hasVCenter()) {
+            throw new IllegalStateException("cannot apply recommendation " + id + ": no vCenter is configured (sdrs.vcenter.url)");
+        }
+        if (!store.transition(id, RecommendationState.PENDING, RecommendationState.APPLYING)) {
+            throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be applied");
+        }
+        return get(r.id());
+    }
+
+    public Recommendation dismiss(long id) {
+        get(id);
+        if (!store.transition(id, RecommendationState.PENDING, RecommendationState.DISMISSED)) {
+            throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be dismissed");
+        }
+        for (MigrationAction a : store.actions(id)) {
+            store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "dismissed");
+        }
+        return get(id);
+    }
+
+    /**
+     * Cancels: a PENDING recommendation directly; an APPLYING one asks the applier to drop its
+     * queued actions and cancel its running vCenter tasks; it ends CANCELLED when vCenter confirms
+     * (or FAILED / APPLIED as the tasks actually end).
+     */
+    public Recommendation cancel(long id) {
+        Recommendation r = get(id);
+        if (r.state() == RecommendationState.PENDING) {
+            if (store.transition(id, RecommendationState.PENDING, RecommendationState.CANCELLED)) {
+                for (MigrationAction a : store.actions(id)) {
+                    store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "cancelled before it was applied");
+                }
+                return get(id);
+            }
+            r = get(id);
+        }
+        if (r.state() != RecommendationState.APPLYING || !store.requestCancel(id)) {
+            throw new IllegalStateException("recommendation " + id + " is " + r.state() + ", nothing to cancel");
+        }
+        for (MigrationAction a : store.actions(id)) {
+            store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "cancelled");
+        }
+        return get(id);
+    }
+
+    public List<MigrationAction> inFlight() {
+        return store.actionsIn(List.of(ActionState.QUEUED, ActionState.ISSUING, ActionState.RUNNING, ActionState.VERIFYING));
+    }
+}

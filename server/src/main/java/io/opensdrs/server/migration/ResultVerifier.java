@@ -1,0 +1,38 @@
+package io.opensdrs.server.migration;
+
+import io.opensdrs.server.vsphere.InventorySnapshot;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Whether vCenter's inventory shows an action done: each moved disk's backing on the destination,
+ * or for a whole VM, {@code vm.datastore} being the destination alone (the datastores holding any
+ * of its files: home and disks).
+ */
+public final class ResultVerifier {
+
+    private ResultVerifier() {
+    }
+
+    /** Empty when done; otherwise what is still elsewhere. */
+    public static Optional<String> missing(InventorySnapshot inv, MigrationAction a) {
+        Optional<InventorySnapshot.Vm> vm = inv.vm(a.vmId());
+        if (vm.isEmpty()) {
+            return Optional.of("VM " + a.vmId() + " is gone");
+        }
+        if (a.wholeVm()) {
+            List<String> on = vm.get().datastoreIds();
+            return on.equals(List.of(a.destinationDatastore())) ? Optional.empty()
+                    : Optional.of("VM " + vm.get().name() + " has files on " + on);
+        }
+        for (int key : a.diskKeys()) {
+            Optional<InventorySnapshot.VirtualDisk> d = vm.get().disk(key);
+            if (d.isEmpty() || !d.get().datastoreId().equals(a.destinationDatastore())) {
+                return Optional.of("disk " + key + " of VM " + vm.get().name() + " is on "
+                        + d.map(InventorySnapshot.VirtualDisk::datastoreId).orElse("(no such disk)"));
+            }
+        }
+        return Optional.empty();
+    }
+}

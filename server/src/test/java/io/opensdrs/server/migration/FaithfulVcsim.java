@@ -1,0 +1,90 @@
+package io.opensdrs.server.migration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.vsphere.GoTool;
+import io.opensdrs.server.vsphere.VcsimProcess;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Our simulator (src-test/vcsim, faithful storage vMotion), built if missing, and govc reads against it. */
+final class FaithfulVcsim {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private FaithfulVcsim() {
+    }
+
+    static Path binary() throws IOException, InterruptedException {
+        Path root = GoTool.repositoryRoot();
+        Path exe = root.resolve("src-test/vcsim/target/vcsim");
+        if (!Files.isExecutable(exe)) {
+            Process p = new ProcessBuilder("bash", "src-test/vcsim/build.sh").directory(root.toFile()).inheritIO().start();
+            if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IOException("bash src-test/vcsim/build.sh failed");
+            }
+        }
+        return exe;
+    }
+
+    /** Starts it on a world file written under target/. */
+    static VcsimProcess start(String worldJson, String name, String... flags) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(Path.of("target", "vcsim-worlds"));
+        Path world = dir.resolve(name + ".json");
+        Files.writeString(world, worldJson);
+        Path dsRoot = Files.createTempDirectory(dir.toAbsolutePath(), name + "-ds-");
+        List<String> f = new ArrayList<>(List.of("-inventory", world.toString(), "-ds-root", dsRoot.toString()));
+        f.addAll(List.of(flags));
+        return VcsimProcess.start(binary(), f.toArray(String[]::new));
+    }
+
+    /** "[ds2] vm1/disk1.vmdk" of the disk with this key. */
+    static String diskFile(VcsimProcess vcsim, String vm, int key) throws Exception {
+        for (JsonNode d : JSON.readTree(vcsim.govc("device.info", "-json", "-vm", vm, "disk-*")).get("devices")) {
+            if (d.get("key").asInt() == key) {
+                return d.at("/backing/fileName").asText();
+            }
+        }
+        throw new AssertionError("no disk " + key + " on " + vm);
+    }
+
+    static List<Integer> diskKeys(VcsimProcess vcsim, String vm) throws Exception {
+        List<Integer> keys = new ArrayList<>();
+        for (JsonNode d : JSON.readTree(vcsim.govc("device.info", "-json", "-vm", vm, "disk-*")).get("devices")) {
+            keys.add(d.get("key").asInt());
+        }
+        return keys;
+    }
+
+    static long freeSpace(VcsimProcess vcsim, String ds) throws Exception {
+        return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/freeSpace").asLong();
+    }
+
+    static String url(VcsimProcess vcsim, String ds) throws Exception {
+        return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/url").asText();
+    }
+
+    static String moid(VcsimProcess vcsim, String type, String name) throws Exception {
+        String ref = vcsim.govc("find", "-i", "/", "-type", type, "-name", name).strip();
+        if (ref.isEmpty() || ref.contains("\n")) {
+            throw new AssertionError("govc find " + type + " " + name + ": " + ref);
+        }
+        return ref.substring(ref.indexOf(':') + 1);
+    }
+
+    /** How many RelocateVM tasks the simulator's task history holds for a VM. */
+    static long relocationTasks(VcsimProcess vcsim, String vmMoid) throws Exception {
+        long n = 0;
+        for (JsonNode t : JSON.readTree(vcsim.govc("tasks", "-json", "-n", "1000")).get("tasks")) {
+            if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate") && vmMoid.equals(t.at("/entity/value").asText())) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
