@@ -1,0 +1,98 @@
+/** Formatting of numbers, sizes, times and Storage DRS codes for display. */
+
+const DASH = '—';
+
+export function isNum(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** Bytes in binary units: 1.5 GiB, 931 MiB. */
+export function bytes(n: number | null | undefined): string {
+  if (!isNum(n)) return DASH;
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = Math.abs(n);
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const s = i === 0 ? String(Math.round(v)) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+  return `${n < 0 ? '-' : ''}${s} ${units[i]}`;
+}
+
+/** Milliseconds with sensible precision: 0.42 ms, 3.1 ms, 27 ms. */
+export function ms(n: number | null | undefined): string {
+  if (!isNum(n)) return DASH;
+  const a = Math.abs(n);
+  return `${a >= 100 ? n.toFixed(0) : a >= 10 ? n.toFixed(1) : n.toFixed(2)} ms`;
+}
+
+export function pct(n: number | null | undefined, digits = 1): string {
+  return isNum(n) ? `${n.toFixed(digits)} %` : DASH;
+}
+
+/** Operations per second, grouped: 12,345 IOPS. */
+export function iops(n: number | null | undefined): string {
+  return isNum(n) ? `${Math.round(n).toLocaleString('en-US')} IOPS` : DASH;
+}
+
+export function num(n: number | null | undefined, digits = 2): string {
+  if (!isNum(n)) return DASH;
+  if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
+  return Number(n.toFixed(digits)).toString();
+}
+
+/** An interval "[a, b] ms". */
+export function interval(lo: number | null | undefined, hi: number | null | undefined): string {
+  return isNum(lo) && isNum(hi) ? `[${ms(lo).replace(' ms', '')}, ${ms(hi)}]` : DASH;
+}
+
+/** ISO instant → "2026-11-21 04:49:14 UTC" (stable across machines: always UTC). */
+export function instant(iso: string | null | undefined): string {
+  if (!iso) return DASH;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+}
+
+/** ISO-8601 duration (PT1H, PT16H, PT30M) → "1 h", "16 h", "30 min". */
+export function window(iso: string): string {
+  const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(iso);
+  if (!m) return iso;
+  const parts = [m[1] && `${m[1]} h`, m[2] && `${m[2]} min`, m[3] && `${m[3]} s`].filter(Boolean);
+  return parts.join(' ') || '0 s';
+}
+
+const REASONS: Record<string, string> = {
+  balanceDatastoreSpaceUsage: 'Balance datastore space usage',
+  balanceDatastoreIOLoad: 'Balance datastore I/O load',
+  datastoreMaint: 'Datastore is entering maintenance mode',
+  datastoreSpaceOutage: 'Datastore space outage',
+  virtualDiskJointAffin: 'Fix virtual disk affinity rule',
+  virtualDiskAntiAffin: 'Fix virtual disk anti-affinity rule',
+  storagePlacement: 'Initial placement',
+};
+
+/** SPEC §4 reason codes in the vSphere Client's words; unknown codes as given. */
+export function reason(code: string): string {
+  return REASONS[code] ?? code;
+}
+
+const MODELS: Record<string, string> = {
+  pesto: 'Pesto (L-Q slope)',
+  basil: 'BASIL',
+  romano: 'Romano',
+  queueing: 'Queueing',
+  auto: 'Automatic',
+};
+
+export function modelName(kind: string | null | undefined): string {
+  if (!kind) return DASH;
+  return MODELS[kind] ?? kind;
+}
+
+/** "vm-12 disk 2000" or "vm-12 (whole VM)". */
+export function diskLabel(vm: string, diskKey: number | null | undefined, vmName?: string): string {
+  const who = vmName ? `${vmName}` : vm;
+  return isNum(diskKey) ? `${who} · disk ${diskKey}` : `${who} (whole VM)`;
+}

@@ -1,0 +1,114 @@
+/**
+ * Pesto's L-Q relation (SPEC §3.2): L = m·Q + C (Eq. 1), T = Q/(m·Q + C) (Eq. 3), peak T ≈ 1/m
+ * (Eq. 4), L_α = C/(1 − α) (Eq. 9), Q_max = (L_max − C)/m (Eq. 12), Q_α = α·C/(m·(1 − α)) (Eq. 13).
+ * Latency in ms, so T in IOs per ms; ×1000 for IOPS.
+ */
+import type { FitPoint } from './api';
+
+export interface LqLine {
+  /** slope, ms per outstanding IO */
+  m: number;
+  /** intercept, ms */
+  c: number;
+}
+
+/** The L-Q line of a model's parameters (Pesto's m and C), or null when the model has none. */
+export function lineOf(parameters: Record<string, number> | null | undefined): LqLine | null {
+  const m = parameters?.m;
+  const c = parameters?.C;
+  if (typeof m !== 'number' || !Number.isFinite(m) || m <= 0) return null;
+  return { m, c: typeof c === 'number' && Number.isFinite(c) ? c : 0 };
+}
+
+/** Least-squares line through the fit points (used when the model is not an L-Q model). */
+export function fitLine(points: Array<Pick<FitPoint, 'outstandingIos' | 'latencyMs'>>): LqLine | null {
+  const n = points.length;
+  if (n < 2) return null;
+  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const p of points) {
+    sx += p.outstandingIos;
+    sy += p.latencyMs;
+    sxx += p.outstandingIos * p.outstandingIos;
+    sxy += p.outstandingIos * p.latencyMs;
+  }
+  const d = n * sxx - sx * sx;
+  if (d === 0) return null;
+  const m = (n * sxy - sx * sy) / d;
+  if (!(m > 0)) return null;
+  return { m, c: (sy - m * sx) / n };
+}
+
+export function latencyAt(l: LqLine, q: number): number {
+  return l.m * q + l.c;
+}
+
+/** Throughput at Q outstanding IOs, IOPS (Eq. 3, Little's law). */
+export function iopsAt(l: LqLine, q: number): number {
+  const lat = latencyAt(l, q);
+  return lat > 0 ? (q / lat) * 1000 : NaN;
+}
+
+/** The 1/slope asymptote: peak throughput, IOPS (Eq. 4). */
+export function peakIops(l: LqLine): number {
+  return 1000 / l.m;
+}
+
+/** Outstanding IOs the datastore can hold under a latency bound (Eq. 12); 0 when C ≥ L_max. */
+export function qMax(l: LqLine, latencyBoundMs: number): number {
+  return Math.max(0, (latencyBoundMs - l.c) / l.m);
+}
+
+/** Outstanding IOs at which throughput reaches α of peak (Eq. 13). */
+export function qAlpha(l: LqLine, alpha: number): number {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError('alpha must be in (0, 1)');
+  return (alpha * Math.max(l.c, 0)) / (l.m * (1 - alpha));
+}
+
+/** Latency at α of peak throughput: the congestion threshold (Eq. 9). */
+export function latencyAlpha(l: LqLine, alpha: number): number {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError('alpha must be in (0, 1)');
+  return Math.max(l.c, 0) / (1 - alpha);
+}
+
+/**
+ * How many more workloads of `oioEach` outstanding IOs fit under the latency bound, given the
+ * datastore's current load of `currentOio` outstanding IOs (p90 of its measured OIO).
+ */
+export function workloadsThatFit(l: LqLine, latencyBoundMs: number, oioEach: number, currentOio = 0): number {
+  if (!(oioEach > 0)) throw new RangeError('outstanding IOs per workload must be > 0');
+  const room = qMax(l, latencyBoundMs) - Math.max(0, currentOio);
+  return room <= 0 ? 0 : Math.floor(room / oioEach + 1e-9);
+}
+
+export interface LqSeries {
+  x: number[];
+  measuredLatency: Array<number | null>;
+  fittedLatency: Array<number | null>;
+  measuredIops: Array<number | null>;
+  modelIops: Array<number | null>;
+  peak: Array<number | null>;
+}
+
+/** Aligned data for uPlot: x = the measured OIOs and a grid from 0 to 1.25 × the largest. */
+export function lqSeries(points: FitPoint[], line: LqLine | null, gridSteps = 40): LqSeries {
+  const maxQ = Math.max(8, ...points.map((p) => p.outstandingIos)) * 1.25;
+  const xs = new Set<number>();
+  for (let i = 0; i <= gridSteps; i++) xs.add(+(maxQ * i / gridSteps).toFixed(4));
+  points.forEach((p) => xs.add(p.outstandingIos));
+  const x = [...xs].sort((a, b) => a - b);
+  const byQ = new Map<number, FitPoint>();
+  points.forEach((p) => byQ.set(p.outstandingIos, p));
+  const peak = line ? peakIops(line) : null;
+  return {
+    x,
+    measuredLatency: x.map((q) => byQ.get(q)?.latencyMs ?? null),
+    fittedLatency: x.map((q) => (line ? Math.max(0, latencyAt(line, q)) : null)),
+    measuredIops: x.map((q) => {
+      const p = byQ.get(q);
+      if (!p) return null;
+      return p.iops ?? (p.latencyMs > 0 ? (p.outstandingIos / p.latencyMs) * 1000 : null);
+    }),
+    modelIops: x.map((q) => (line && q > 0 ? iopsAt(line, q) : line ? 0 : null)),
+    peak: x.map(() => peak),
+  };
+}
