@@ -1,0 +1,93 @@
+import { h, clear } from '../dom';
+import type { RecommendationDetail, RecommendationView } from '../api';
+import type { Names } from './names';
+import * as f from '../format';
+import { routeHref } from '../route';
+import { alert, badge, button, errorBox, pageHeader, table } from '../ui';
+import type { PageContext } from './context';
+import { loadNames } from './names';
+
+export function isPending(r: RecommendationView): boolean {
+  return /^(pending|new|open)$/i.test(r.state);
+}
+
+export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement> {
+  const c = ctx.cluster;
+  if (!c) return h('div', null, pageHeader('Recommendations'), alert('info', 'No datastore cluster.'));
+  const [recs, names] = await Promise.all([ctx.api.recommendations(c.id), loadNames(ctx.api, c.id)]);
+  const status = h('div', { class: 'status-area', 'aria-live': 'polite', 'data-testid': 'rec-status' });
+  const pending = recs.filter(isPending);
+  const done = recs.filter((r) => !isPending(r));
+
+  const act = async (r: RecommendationView, what: 'apply' | 'dismiss' | 'cancel') => {
+    clear(status);
+    status.append(h('span', null, `${what === 'apply' ? 'Applying' : what === 'dismiss' ? 'Dismissing' : 'Cancelling'} recommendation ${r.id}…`));
+    try {
+      let out = what === 'apply' ? await ctx.api.applyRecommendation(r.id)
+        : what === 'dismiss' ? await ctx.api.dismissRecommendation(r.id) : await ctx.api.cancelRecommendation(r.id);
+      // follow the storage vMotions until the recommendation is done one way or another
+      const deadline = Date.now() + 10 * 60 * 1000;
+      while (out && /^(APPLYING)$/i.test(out.state) && Date.now() < deadline) {
+        clear(status);
+        status.append(alert('info', `Recommendation ${r.id}: ${out.state} — ${progressText(out, names)}`, 'rec-progress'));
+        await new Promise((res) => setTimeout(res, 1500));
+        out = await ctx.api.recommendation(r.id);
+      }
+      clear(status);
+      if (out && /^(FAILED)$/i.test(out.state)) {
+        status.append(alert('danger', `Recommendation ${r.id} failed: ${out.faultType ?? ''} ${out.faultMessage ?? ''}`.trim(), 'rec-failed'));
+      } else {
+        status.append(alert('success', `Recommendation ${r.id}: ${out?.state ?? 'done'}${out?.actions?.length ? ` — ${progressText(out, names)}` : ''}.`, 'rec-done'));
+      }
+      setTimeout(() => ctx.refresh(), 1500);
+    } catch (e) {
+      clear(status);
+      status.append(errorBox(what === 'apply' ? 'Apply' : what === 'dismiss' ? 'Dismiss' : 'Cancel', e));
+    }
+  };
+
+  const cols = (withActions: boolean) => [
+    { header: 'Reason', cell: (r: RecommendationView) => h('span', { title: r.reason }, f.reason(r.reason)) },
+    { header: 'VM / disk', cell: (r: RecommendationView) => f.diskLabel(r.vm, r.diskKey, r.vmName ?? names.vm(r.vm)) },
+    { header: 'Source → destination', cell: (r: RecommendationView) => {
+      const s = r.sourceName ?? names.datastore(r.source);
+      const d = r.destinationName ?? names.datastore(r.destination);
+      return [h('a', { href: routeHref('datastore', { cluster: c.id }, s) }, s), ' → ', h('a', { href: routeHref('datastore', { cluster: c.id }, d) }, d)];
+    } },
+    { header: 'Predicted latency before → after', cell: (r: RecommendationView) => r.predicted
+      ? h('span', null,
+        `source ${f.ms(r.predicted.sourceBeforeMs)} → ${f.ms(r.predicted.sourceAfterMs)}, destination ${f.ms(r.predicted.destinationBeforeMs)} → ${f.ms(r.predicted.destinationAfterMs)}`,
+        r.predicted.intervalLowMs != null ? h('br') : null,
+        r.predicted.intervalLowMs != null ? h('span', { class: 'muted' }, `${Math.round((r.predicted.intervalLevel ?? 0.95) * 100)} % interval ${f.interval(r.predicted.intervalLowMs, r.predicted.intervalHighMs)}`) : null)
+      : h('span', { class: 'muted' }, 'not provided by this server') },
+    { header: 'Benefit / cost', numeric: true, cell: (r: RecommendationView) => `${f.num(r.benefit)} / ${f.num(r.cost)}` },
+    { header: 'Confidence', numeric: true, cell: (r: RecommendationView) => (r.confidence == null ? '—' : f.pct(r.confidence * 100, 0)) },
+    { header: 'Model', cell: (r: RecommendationView) => f.modelName(r.modelKind ?? c.selectedModelKind) },
+    { header: 'Created', cell: (r: RecommendationView) => f.instant(r.createdAt) },
+    withActions
+      ? { header: 'Actions', cell: (r: RecommendationView) => h('div', { class: 'btn-group' },
+        button('Apply', () => void act(r, 'apply'), { kind: 'primary', small: true, ariaLabel: `Apply recommendation ${r.id}`, testId: `apply-${r.id}` }),
+        button('Dismiss', () => void act(r, 'dismiss'), { small: true, ariaLabel: `Dismiss recommendation ${r.id}`, testId: `dismiss-${r.id}` })) }
+      : { header: 'State', cell: (r: RecommendationView) => [
+        badge(r.state, /^applied$/i.test(r.state) ? 'success' : /^failed$/i.test(r.state) ? 'danger' : /^applying$/i.test(r.state) ? 'info' : 'neutral'),
+        /^applying$/i.test(r.state) ? button('Cancel', () => void act(r, 'cancel'), { small: true, kind: 'link', ariaLabel: `Cancel recommendation ${r.id}`, testId: `cancel-${r.id}` }) : null] },
+  ];
+
+  return h('div', { 'data-testid': 'page-recommendations' },
+    pageHeader(`Recommendations — ${c.name}`, `Automation level ${c.settings.automationLevel}; ${pending.length} pending`,
+      button('Apply all', () => ctx.host.openModal(routeHref('modal/apply', { cluster: c.id }), 'Apply Storage DRS recommendations', () => ctx.refresh()), { kind: 'primary', small: true, testId: 'apply-all', disabled: pending.length === 0 }),
+      button('Run Storage DRS now', () => ctx.host.openModal(routeHref('modal/run-now', { cluster: c.id }), 'Run Storage DRS now', () => ctx.refresh()), { small: true, testId: 'run-now' })),
+    status,
+    table('Pending recommendations', cols(true), pending, 'none — the cluster is balanced or Storage DRS has not run yet.', 'pending-table'),
+    table('Earlier recommendations', cols(false), done, 'none.', 'done-table'));
+}
+
+/** "db-01 disk 2000 → ssd-01 RUNNING 40 %; …" */
+export function progressText(r: RecommendationDetail, names: Names): string {
+  return (r.actions ?? []).map((a) => {
+    const what = `${names.vm(a.vmId)}${a.diskKeys?.length ? ` disk ${a.diskKeys.join(', ')}` : ''} → ${names.datastore(a.destinationDatastoreId)}`;
+    const prog = a.progress != null && /RUNNING/i.test(a.state) ? ` ${a.progress} %` : '';
+    const fault = a.faultMessage ? ` (${a.faultMessage})` : '';
+    return `${what} ${a.state}${prog}${fault}`;
+  }).join('; ') || 'no actions';
+}
