@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import * as f from '../src/format';
+
+describe('format', () => {
+  it('bytes in binary units', () => {
+    expect(f.bytes(0)).toBe('0 B');
+    expect(f.bytes(1536)).toBe('1.50 KiB');
+    expect(f.bytes(1099511627776)).toBe('1.00 TiB');
+    expect(f.bytes(329853488332)).toBe('307 GiB');
+    expect(f.bytes(null)).toBe('—');
+    expect(f.bytes(NaN)).toBe('—');
+  });
+  it('milliseconds with precision by size', () => {
+    expect(f.ms(0.4212)).toBe('0.42 ms');
+    expect(f.ms(12.345)).toBe('12.3 ms');
+    expect(f.ms(250.4)).toBe('250 ms');
+    expect(f.ms(undefined)).toBe('—');
+  });
+  it('percent, IOPS, numbers, intervals', () => {
+    expect(f.pct(85.00000003)).toBe('85.0 %');
+    expect(f.iops(32258.06)).toBe('32,258 IOPS');
+    expect(f.num(0.98213, 3)).toBe('0.982');
+    expect(f.num(12345.6)).toBe('12,346');
+    expect(f.interval(3.1, 4.25)).toBe('[3.10, 4.25 ms]');
+    expect(f.interval(null, 4)).toBe('—');
+  });
+  it('instants in UTC and ISO durations', () => {
+    expect(f.instant('2026-11-21T04:55:14.004353Z')).toBe('2026-11-21 04:55:14 UTC');
+    expect(f.instant(null)).toBe('—');
+    expect(f.instant('garbage')).toBe('garbage');
+    expect(f.window('PT1H')).toBe('1 h');
+    expect(f.window('PT16H')).toBe('16 h');
+    expect(f.window('PT1H30M')).toBe('1 h 30 min');
+    expect(f.window('P1D')).toBe('P1D');
+  });
+  it('reason codes and model names', () => {
+    expect(f.reason('balanceDatastoreIOLoad')).toBe('Balance datastore I/O load');
+    expect(f.reason('datastoreMaint')).toMatch(/maintenance/);
+    expect(f.reason('somethingNew')).toBe('somethingNew');
+    expect(f.modelName('pesto')).toMatch(/Pesto/);
+    expect(f.modelName('custom')).toBe('custom');
+    expect(f.diskLabel('vm-1', 2000, 'db-01')).toBe('db-01 · disk 2000');
+    expect(f.diskLabel('vm-1', null)).toBe('vm-1 (whole VM)');
+  });
+});

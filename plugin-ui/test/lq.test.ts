@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops, qAlpha, qMax, workloadsThatFit } from '../src/lq';
+
+describe('Pesto L-Q relations', () => {
+  const l = { m: 0.5, c: 4 };
+  it('line, throughput and the 1/slope asymptote', () => {
+    expect(latencyAt(l, 10)).toBe(9);
+    expect(iopsAt(l, 10)).toBeCloseTo((10 / 9) * 1000);
+    expect(peakIops(l)).toBe(2000);
+    expect(iopsAt(l, 1e6)).toBeLessThan(peakIops(l));
+    expect(iopsAt(l, 1e6)).toBeGreaterThan(0.99 * peakIops(l));
+  });
+  it('Q_max (Eq. 12), Q_α (Eq. 13), L_α (Eq. 9)', () => {
+    expect(qMax(l, 15)).toBe(22);
+    expect(qMax(l, 3)).toBe(0);
+    expect(qAlpha(l, 0.9)).toBeCloseTo(72);
+    // at Q_α the throughput is α of peak
+    expect(iopsAt(l, qAlpha(l, 0.8)) / peakIops(l)).toBeCloseTo(0.8);
+    expect(latencyAlpha(l, 0.9)).toBeCloseTo(40);
+    expect(latencyAt(l, qAlpha(l, 0.9))).toBeCloseTo(latencyAlpha(l, 0.9));
+    expect(() => qAlpha(l, 1)).toThrow(RangeError);
+  });
+  it('workloads that fit under the latency bound', () => {
+    expect(workloadsThatFit(l, 15, 4)).toBe(5);
+    expect(workloadsThatFit(l, 15, 4, 10)).toBe(3);
+    expect(workloadsThatFit(l, 15, 4, 30)).toBe(0);
+    expect(workloadsThatFit(l, 15, 5.5)).toBe(4);
+    expect(() => workloadsThatFit(l, 15, 0)).toThrow();
+  });
+  it('reads m and C from model parameters', () => {
+    expect(lineOf({ m: 0.52, C: 4.1 })).toEqual({ m: 0.52, c: 4.1 });
+    expect(lineOf({ m: 0.52 })).toEqual({ m: 0.52, c: 0 });
+    expect(lineOf({ K1: 1 })).toBeNull();
+    expect(lineOf({ m: -1, C: 1 })).toBeNull();
+    expect(lineOf(null)).toBeNull();
+  });
+  it('least squares through points', () => {
+    const pts = [1, 2, 4, 8].map((q) => ({ outstandingIos: q, latencyMs: 0.5 * q + 4 }));
+    const f = fitLine(pts)!;
+    expect(f.m).toBeCloseTo(0.5);
+    expect(f.c).toBeCloseTo(4);
+    expect(fitLine([{ outstandingIos: 1, latencyMs: 1 }])).toBeNull();
+  });
+});
+
+describe('L-Q plot series', () => {
+  it('aligns measured points on a grid with the line, IOPS and the peak', () => {
+    const pts = [2, 8, 32].map((q) => ({ outstandingIos: q, ioSizeKb: 4, readShare: 1, randomness: 1, latencyMs: 0.5 * q + 4, iops: q === 8 ? 900 : null }));
+    const s = lqSeries(pts, { m: 0.5, c: 4 }, 10);
+    expect(s.x[0]).toBe(0);
+    expect(Math.max(...s.x)).toBe(40);
+    expect(s.x).toEqual([...s.x].sort((a, b) => a - b));
+    const i8 = s.x.indexOf(8);
+    expect(s.measuredLatency[i8]).toBe(8);
+    expect(s.measuredIops[i8]).toBe(900);
+    const i2 = s.x.indexOf(2);
+    expect(s.measuredIops[i2]).toBeCloseTo(400); // Little's law when the point has no IOPS
+    expect(s.measuredLatency.filter((v) => v !== null)).toHaveLength(3);
+    expect(s.fittedLatency[s.x.indexOf(0)]).toBe(4);
+    expect(new Set(s.peak)).toEqual(new Set([2000]));
+    expect(lqSeries(pts, null).fittedLatency.every((v) => v === null)).toBe(true);
+  });
+});

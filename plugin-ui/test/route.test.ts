@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute, routeHref } from '../src/route';
+import { readSettings } from '../src/pages/settings';
+
+describe('routes', () => {
+  it('parses pages, arguments, modals and parameters', () => {
+    expect(parseRoute('')).toEqual({ page: 'overview', arg: undefined, params: {} });
+    expect(parseRoute('#/datastore/ds%201?cluster=group-p1')).toEqual({ page: 'datastore', arg: 'ds 1', params: { cluster: 'group-p1' } });
+    expect(parseRoute('#/modal/maintenance?datastore=ds1&mode=exit')).toEqual({ page: 'modal/maintenance', arg: undefined, params: { datastore: 'ds1', mode: 'exit' } });
+    expect(parseRoute('#/datastore/%E0%A4%A')).toMatchObject({ page: 'datastore', arg: '%E0%A4%A' });
+  });
+  it('builds hrefs that parse back', () => {
+    const href = routeHref('datastore', { cluster: 'group-p1', x: undefined }, 'a/b c');
+    expect(href).toBe('#/datastore/a%2Fb%20c?cluster=group-p1');
+    expect(parseRoute(href)).toEqual({ page: 'datastore', arg: 'a/b c', params: { cluster: 'group-p1' } });
+  });
+});
+
+describe('settings form', () => {
+  const base = { modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
+    ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true, congestionAlpha: 0.9 };
+  const values = { modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: '85', minSpaceDifferencePct: '5', latencyThresholdMs: '20',
+    ioImbalanceThreshold: '5', loadBalanceIntervalMinutes: '480', ioLoadBalanceEnabled: false, keepVmdksTogether: true, congestionAlpha: '0.8' };
+  it('reads a valid form', () => {
+    expect(readSettings(values, base)).toEqual({ ...base, modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: 85,
+      latencyThresholdMs: 20, loadBalanceIntervalMinutes: 480, ioLoadBalanceEnabled: false, congestionAlpha: 0.8 });
+  });
+  it('refuses out-of-range values with the field named (SPEC §4 ranges)', () => {
+    expect(readSettings({ ...values, latencyThresholdMs: '4' }, base)).toMatch(/I\/O latency threshold/);
+    expect(readSettings({ ...values, spaceThresholdPct: '101' }, base)).toMatch(/Space threshold/);
+    expect(readSettings({ ...values, congestionAlpha: '1' }, base)).toMatch(/α/);
+    expect(readSettings({ ...values, loadBalanceIntervalMinutes: 'abc' }, base)).toMatch(/interval/);
+  });
+});
