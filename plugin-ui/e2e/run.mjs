@@ -1,0 +1,296 @@
+// End-to-end test of the plugin in headless Debian Chromium (playwright-core, no browser download)
+// against a running OpenSDRS server with data.
+//
+//   SDRS_URL=http://127.0.0.1:8080 SDRS_USER=admin SDRS_PASSWORD=... npm run test:e2e
+//
+// Optional: SDRS_UI_URL (where the server serves the plugin, e.g. $SDRS_URL/ui/; default: this
+// script serves dist/ itself and forwards the API to SDRS_URL), CHROMIUM (default
+// /usr/bin/chromium), GOVC and GOVC_URL (the apply → relocation check), SDRS_E2E_REQUIRE_APPLY=1
+// (fail instead of skipping when that check cannot run).
+//
+// Checks: login; every page renders the server's real cluster/datastore names; the theme switch
+// flips `cds-theme` and the background colour; axe-core finds no control without an accessible
+// name; no console error or uncaught exception; screenshots in target/screenshots/.
+import { chromium } from 'playwright-core';
+import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const SHOTS = path.join(root, 'target', 'screenshots');
+const NAME_RULES = ['button-name', 'link-name', 'label', 'aria-input-field-name', 'select-name', 'input-button-name',
+  'aria-command-name', 'aria-toggle-field-name', 'image-alt', 'svg-img-alt', 'role-img-alt', 'frame-title', 'document-title'];
+
+const env = process.env;
+const SDRS_URL = (env.SDRS_URL ?? '').replace(/\/$/, '');
+const USER = env.SDRS_USER ?? 'admin';
+const PASSWORD = env.SDRS_PASSWORD ?? '';
+const CHROMIUM = env.CHROMIUM ?? '/usr/bin/chromium';
+if (!SDRS_URL || !PASSWORD) {
+  console.error('e2e: set SDRS_URL and SDRS_PASSWORD (and SDRS_USER, default admin)');
+  process.exit(2);
+}
+
+const results = [];
+let failures = 0;
+function pass(name, detail = '') { results.push(['PASS', name, detail]); console.log(`PASS ${name}${detail ? ` — ${detail}` : ''}`); }
+function fail(name, detail = '') { failures++; results.push(['FAIL', name, detail]); console.log(`FAIL ${name}${detail ? ` — ${detail}` : ''}`); }
+function skip(name, detail = '') { results.push(['SKIP', name, detail]); console.log(`SKIP ${name}${detail ? ` — ${detail}` : ''}`); }
+async function check(name, fn) {
+  try {
+    const d = await fn();
+    pass(name, typeof d === 'string' ? d : '');
+  } catch (e) {
+    fail(name, e instanceof Error ? e.message : String(e));
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+// ---------------------------------------------------------------- ground truth from the API
+const auth = 'Basic ' + Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+async function api(p, init = {}) {
+  const r = await fetch(SDRS_URL + p, { ...init, headers: { authorization: auth, accept: 'application/json', ...(init.headers ?? {}) } });
+  if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${p}: HTTP ${r.status}`);
+  return r.json();
+}
+const clusters = await api('/api/v1/clusters');
+if (clusters.length === 0) {
+  console.error('e2e: the server has no datastore cluster — run it against a server with data');
+  process.exit(1);
+}
+const cluster = [...clusters].sort((a, b) => b.datastores - a.datastores)[0];
+const datastores = await api(`/api/v1/datastores?cluster=${encodeURIComponent(cluster.id)}`);
+const recs = await api(`/api/v1/clusters/${encodeURIComponent(cluster.id)}/recommendations`);
+let apiPaths = {};
+try { apiPaths = (await api('/v3/api-docs')).paths ?? {}; } catch { /* no OpenAPI document */ }
+console.log(`server ${SDRS_URL}: ${clusters.length} clusters; testing ${cluster.name} (${cluster.id}) with ${datastores.length} datastores, ${recs.length} recommendations`);
+
+// ---------------------------------------------------------------- browser
+fs.mkdirSync(SHOTS, { recursive: true });
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sdrs-e2e-chromium-'));
+let local = null;
+let uiUrl = env.SDRS_UI_URL;
+if (!uiUrl) {
+  const dist = path.join(root, 'dist');
+  assert(fs.existsSync(path.join(dist, 'index.html')), 'dist/index.html missing: run npm run build first');
+  local = await serve(dist, SDRS_URL);
+  uiUrl = local.url;
+}
+console.log(`plugin at ${uiUrl}, chromium ${CHROMIUM}`);
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  viewport: { width: 1400, height: 900 },
+});
+const page = context.pages()[0] ?? await context.newPage();
+const consoleErrors = [];
+const httpErrors = [];
+page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location()?.url ?? ''})`); });
+page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+page.on('response', (r) => { if (r.status() >= 400) httpErrors.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
+
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const axeReport = [];
+async function axe(label) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ content: axeSource });
+  const r = await page.evaluate(async () => {
+    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  });
+  const named = r.filter((v) => NAME_RULES.includes(v.id));
+  axeReport.push({ page: label, violations: r });
+  assert(named.length === 0, `accessible-name violations on ${label}: ${named.map((v) => `${v.id} at ${v.nodes.join(', ')}`).join('; ')}`);
+  return r.length ? `other axe findings (not failing): ${r.map((v) => `${v.id}×${v.nodes.length}`).join(', ')}` : 'no axe violations';
+}
+
+async function shot(name) {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+async function visit(hash, testId) {
+  await page.goto(`${uiUrl}${hash}`);
+  await page.waitForSelector(`[data-testid="${testId}"]`, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#main')?.getAttribute('data-loaded') !== null, null, { timeout: 20000 });
+  await page.waitForTimeout(150);
+}
+
+const main = () => page.locator('#main').innerText();
+const q = (s) => encodeURIComponent(s);
+
+try {
+  // ------------------------------------------------------------ login
+  await check('login (standalone, HTTP Basic)', async () => {
+    await page.goto(uiUrl);
+    await page.waitForSelector('[data-testid="login"]');
+    await shot('login-light');
+    await axe('login');
+    await page.fill('#login-user', USER);
+    await page.fill('#login-password', PASSWORD);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForSelector('[data-testid="page-overview"]', { timeout: 20000 });
+  });
+
+  // ------------------------------------------------------------ every page with real data
+  const pages = [
+    ['overview', `#/overview?cluster=${q(cluster.id)}`, 'page-overview', [cluster.name, ...datastores.map((d) => d.name)]],
+    ...datastores.map((d) => [`datastore-${d.name}`, `#/datastore/${q(d.name)}?cluster=${q(cluster.id)}`, 'page-datastore', [d.name]]),
+    ['recommendations', `#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations', [cluster.name]],
+    ['history', `#/history?cluster=${q(cluster.id)}`, 'page-history', [cluster.name]],
+    ['faults', `#/faults?cluster=${q(cluster.id)}`, 'page-faults', [cluster.name]],
+    ['rules', `#/rules?cluster=${q(cluster.id)}`, 'page-rules', [cluster.name]],
+    ['planner', `#/planner?cluster=${q(cluster.id)}`, 'page-planner', [cluster.name, ...datastores.map((d) => d.name)]],
+    ['settings', `#/settings?cluster=${q(cluster.id)}`, 'page-settings', [cluster.name]],
+    ['summary', `#/summary?cluster=${q(cluster.id)}`, 'page-summary', [cluster.name]],
+  ];
+  for (const [name, hash, testId, expect] of pages) {
+    await check(`page ${name} renders server data`, async () => {
+      await visit(hash, testId);
+      const text = await main();
+      for (const e of expect) assert(text.includes(e), `"${e}" not on the page`);
+      assert(!(await page.locator('#main [data-testid="error"]').count()), `error shown: ${await page.locator('#main [data-testid="error"]').first().innerText().catch(() => '')}`);
+      if (name.startsWith('datastore-')) {
+        await page.waitForSelector('[data-testid="lq-plot"] canvas', { timeout: 10000 });
+      }
+      if (name === 'overview') {
+        const rows = await page.locator('[data-testid="datastores-table"] tbody tr').count();
+        assert(rows === datastores.length, `${rows} rows for ${datastores.length} datastores`);
+      }
+      if (name === 'recommendations') {
+        const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
+        const buttons = await page.locator('[data-testid^="apply-"]:not([data-testid="apply-all"])').count();
+        assert(buttons === pending.length, `${buttons} Apply buttons for ${pending.length} pending recommendations`);
+      }
+      if (name === 'planner') await page.waitForSelector('[data-testid="plan-table"]', { timeout: 10000 });
+      const file = await shot(`${name}-light`);
+      return `${expect.length} names found; ${path.relative(root, file)}`;
+    });
+    await check(`axe ${name}`, () => axe(name));
+  }
+
+  // ------------------------------------------------------------ modals (standalone: in-page)
+  for (const [name, hash, opener, testId] of [
+    ['run-now', `#/overview?cluster=${q(cluster.id)}`, 'run-now', 'modal-run-now'],
+    ['settings', `#/overview?cluster=${q(cluster.id)}`, 'open-settings', 'page-settings'],
+    ['maintenance', `#/datastore/${q(datastores[0]?.name ?? '')}?cluster=${q(cluster.id)}`, 'maintenance', 'modal-maintenance'],
+  ]) {
+    await check(`modal ${name} opens and closes`, async () => {
+      await visit(hash, hash.includes('datastore') ? 'page-datastore' : 'page-overview');
+      await page.click(`[data-testid="${opener}"]`);
+      await page.waitForSelector(`[data-testid="modal"] [data-testid="${testId}"]`, { timeout: 10000 });
+      await shot(`modal-${name}-light`);
+      await axe(`modal ${name}`);
+      await page.click('[data-testid="modal-close"]');
+      await page.waitForSelector('[data-testid="modal"]', { state: 'detached' });
+    });
+  }
+  // run-now against the server: either it runs, or the UI says it is not available
+  await check('run now: result or "not available" state', async () => {
+    await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
+    await page.click('[data-testid="run-now"]');
+    await page.click('[data-testid="modal"] [data-testid="modal-confirm"]');
+    const el = await page.waitForSelector('[data-testid="modal"] [data-testid="modal-done"], [data-testid="modal"] [data-testid="not-available"], [data-testid="modal"] [data-testid="error"]', { timeout: 20000 });
+    const t = await el.innerText();
+    assert(!(await el.getAttribute('data-testid')).startsWith('error'), t);
+    await shot('modal-run-now-result-light');
+    await page.click('[data-testid="modal-close"]');
+    return t.replace(/\s+/g, ' ').trim();
+  });
+
+  // ------------------------------------------------------------ theme switch
+  await check('theme switch flips cds-theme and the background', async () => {
+    await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
+    const before = await page.evaluate(() => ({ theme: document.body.getAttribute('cds-theme'), bg: getComputedStyle(document.body).backgroundColor }));
+    await page.click('[data-testid="theme-toggle"]');
+    const after = await page.evaluate(() => ({ theme: document.body.getAttribute('cds-theme'), bg: getComputedStyle(document.body).backgroundColor }));
+    assert(before.theme !== after.theme && ['light', 'dark'].includes(after.theme), `cds-theme ${before.theme} → ${after.theme}`);
+    assert(before.bg !== after.bg, `background unchanged ${before.bg}`);
+    await page.reload();
+    await page.waitForSelector('[data-testid="page-overview"]');
+    const kept = await page.evaluate(() => document.body.getAttribute('cds-theme'));
+    assert(kept === after.theme, `theme not kept after reload (${kept})`);
+    return `${before.theme} (${before.bg}) → ${after.theme} (${after.bg}), kept after reload`;
+  });
+  const theme = await page.evaluate(() => document.body.getAttribute('cds-theme'));
+  for (const [name, hash, testId] of pages.filter(([n]) => ['overview', 'recommendations', 'planner'].includes(n) || n === `datastore-${datastores[0]?.name}`)) {
+    await check(`page ${name} in ${theme} theme`, async () => {
+      await visit(hash, testId);
+      if (name.startsWith('datastore-')) await page.waitForSelector('[data-testid="lq-plot"] canvas');
+      const file = await shot(`${name}-${theme}`);
+      await axe(`${name} (${theme})`);
+      return path.relative(root, file);
+    });
+  }
+  await page.click('[data-testid="theme-toggle"]'); // back, so the next run starts light
+
+  // ------------------------------------------------------------ apply → relocation (govc)
+  const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
+  const hasApply = Object.keys(apiPaths).some((p) => /\/recommendations\/\{[^}]+\}\/apply$/.test(p) && apiPaths[p].post);
+  const reasons = [];
+  if (!pending.length) reasons.push('the server has no pending recommendation');
+  if (!hasApply) reasons.push('the server has no POST /api/v1/clusters/{id}/recommendations/{rid}/apply');
+  if (!env.GOVC_URL) reasons.push('GOVC_URL is not set');
+  if (reasons.length) {
+    const msg = reasons.join('; ');
+    if (env.SDRS_E2E_REQUIRE_APPLY === '1') fail('apply a recommendation → relocation in the simulator (govc)', msg);
+    else skip('apply a recommendation → relocation in the simulator (govc)', msg);
+  } else {
+    await check('apply a recommendation → relocation in the simulator (govc)', async () => {
+      const r = pending[0];
+      const disks = await api('/api/v1/disks?limit=10000');
+      const vmName = disks.find((d) => d.vm === r.vm)?.vmName ?? r.vm;
+      const all = await api('/api/v1/datastores');
+      const dest = all.find((d) => d.id === r.destination)?.name ?? r.destination;
+      await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
+      await page.click(`[data-testid="apply-${r.id}"]`);
+      await page.waitForSelector('[data-testid="rec-done"]', { timeout: 30000 });
+      await shot('recommendation-applied-light');
+      const deadline = Date.now() + 180000;
+      let last = '';
+      while (Date.now() < deadline) {
+        const files = await govcDiskFiles(vmName);
+        last = JSON.stringify(files);
+        const moved = r.diskKey == null ? files.length > 0 && files.every((f) => f.file.startsWith(`[${dest}]`))
+          : files.some((f) => f.key === r.diskKey && f.file.startsWith(`[${dest}]`));
+        if (moved) return `${vmName}${r.diskKey == null ? '' : ` disk ${r.diskKey}`} is on ${dest} per govc`;
+        await new Promise((res) => setTimeout(res, 2000));
+      }
+      throw new Error(`govc does not show ${vmName} on ${dest}: ${last}`);
+    });
+  }
+
+  await check('no console errors', async () => {
+    assert(consoleErrors.length === 0, consoleErrors.join('\n'));
+    return httpErrors.length ? `HTTP errors seen (not console errors): ${httpErrors.join(', ')}` : 'no HTTP errors either';
+  });
+} finally {
+  await context.close();
+  await local?.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+  fs.writeFileSync(path.join(root, 'target', 'e2e-axe.json'), JSON.stringify(axeReport, null, 2));
+  fs.writeFileSync(path.join(root, 'target', 'e2e-results.json'), JSON.stringify(results, null, 2));
+}
+
+function govcDiskFiles(vm) {
+  const govc = env.GOVC ?? 'govc';
+  return new Promise((resolve, reject) => execFile(govc, ['device.info', '-json', '-vm', vm], { env: { GOVC_INSECURE: '1', ...env } }, (err, out) => {
+    if (err) return reject(err);
+    const j = JSON.parse(out);
+    const devices = j.devices ?? j.Devices ?? [];
+    resolve(devices.map((d) => ({ key: d.key ?? d.Key, file: (d.backing ?? d.Backing)?.fileName ?? (d.backing ?? d.Backing)?.FileName }))
+      .filter((d) => typeof d.file === 'string' && d.file.endsWith('.vmdk')));
+  }));
+}
+
+const n = results.filter((r) => r[0] === 'PASS').length;
+console.log(`\ne2e: ${n} passed, ${failures} failed, ${results.filter((r) => r[0] === 'SKIP').length} skipped; screenshots in ${path.relative(process.cwd(), SHOTS) || SHOTS}`);
+process.exit(failures ? 1 : 0);
