@@ -33,7 +33,12 @@ public final class SdrsCommand implements Runnable {
 
     /** The configured command line, shared by {@link #main} and tests. */
     public static CommandLine commandLine() {
-        return new CommandLine(new SdrsCommand())
+        CommandLine root = new CommandLine(new SdrsCommand());
+        // B1 and B2 need the testbed, which module model cannot see: attach them to model's `bench` here.
+        CommandLine bench = root.getSubcommands().get("bench");
+        bench.addSubcommand("b1", new io.opensdrs.bench.B1Command());
+        bench.addSubcommand("b2", new io.opensdrs.bench.B2Command());
+        return root
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(new CliErrors());
     }

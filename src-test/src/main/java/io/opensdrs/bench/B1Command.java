@@ -1,0 +1,189 @@
+package io.opensdrs.bench;
+
+import io.opensdrs.model.Workload;
+import io.opensdrs.scenario.DatastoreSpec;
+import io.opensdrs.scenario.Scenario;
+import io.opensdrs.scenario.ScenarioCatalog;
+import io.opensdrs.testbed.device.DeviceProfiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** {@code sdrs bench b1}: model accuracy on the emulated devices (SPEC §8 B1, Romano Table 5). */
+@Command(name = "b1", mixinStandardHelpOptions = true,
+        description = {"B1 model accuracy: fit pesto, basil, romano and queueing from each model's own calibration "
+                + "runs on an emulated device, then score them on Romano's test vector (X, R in {0..100} %, "
+                + "Z in {1..64} KB, O in {1..64}) measured in independent (held-out) IO-level runs.",
+                "Prints Romano Table 5's residual statistics (ε = predicted − measured, ms) and the share of "
+                        + "measurements outside the 95 % prediction interval."})
+public final class B1Command implements Callable<Integer> {
+    @Option(names = "--device", split = ",", description = "device profiles (default: the four calibrated ones)")
+    List<String> deviceNames;
+
+    @Option(names = "--scenario", arity = "1..*",
+            description = "scenario files or shipped names: score every distinct datastore device of them instead")
+    List<String> scenarios;
+
+    @Option(names = "--ios", defaultValue = "800", description = "IOs per measured point (default ${DEFAULT-VALUE})")
+    long ios;
+
+    @Option(names = "--sample", description = "score a random sample of N test-vector points per device (default: all 1,225)")
+    Integer sample;
+
+    @Option(names = "--seed", defaultValue = "1")
+    long seed;
+
+    @Option(names = "--threads", description = "worker threads (default: available processors)")
+    Integer threads;
+
+    @Option(names = "--csv", description = "write every scored point to this CSV file")
+    Path csv;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        List<DeviceUnderTest> devices = devices();
+        List<Workload> vector = CalibrationDesign.romanoTestVector();
+        if (sample != null) {
+            if (sample < 1) {
+                throw new IllegalArgumentException("--sample must be ≥ 1");
+            }
+            vector = new ArrayList<>(vector);
+            Collections.shuffle(vector, new Random(seed));
+            vector = vector.subList(0, Math.min(sample, vector.size()));
+        }
+        if (ios < 50) {
+            throw new IllegalArgumentException("--ios must be ≥ 50");
+        }
+        int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, n));
+        long t0 = System.nanoTime();
+        ModelAccuracyBenchmark.Result result;
+        try {
+            result = new ModelAccuracyBenchmark(vector, ios, seed).run(devices, executor);
+        } finally {
+            executor.shutdownNow();
+        }
+        print(result, out);
+        out.printf(Locale.ROOT, "%nelapsed %.1f s, %d threads, %d IOs per point%n", (System.nanoTime() - t0) / 1e9, n, ios);
+        if (csv != null) {
+            writeCsv(result, csv);
+            out.println("csv: " + csv);
+        }
+        return 0;
+    }
+
+    private List<DeviceUnderTest> devices() throws Exception {
+        List<DeviceUnderTest> out = new ArrayList<>();
+        if (scenarios != null && !scenarios.isEmpty()) {
+            Map<String, DeviceUnderTest> distinct = new LinkedHashMap<>();
+            for (String f : scenarios) {
+                Scenario s = ScenarioCatalog.resolve(f);
+                for (DatastoreSpec d : s.datastores()) {
+                    DeviceUnderTest dut = new DeviceUnderTest(s.name() + "/" + d.name(), DeviceProfiles.resolve(d.device()),
+                            (long) (d.capacityGB() * (1L << 30)));
+                    distinct.putIfAbsent(dut.key(), dut);
+                }
+            }
+            out.addAll(distinct.values());
+        } else {
+            for (String name : deviceNames != null ? deviceNames : DeviceProfiles.calibrated()) {
+                out.add(DeviceUnderTest.calibrated(name));
+            }
+        }
+        return out;
+    }
+
+    static void print(ModelAccuracyBenchmark.Result r, PrintStream out) {
+        out.printf(Locale.ROOT, "B1 model accuracy — %d devices × %d test-vector points (held-out runs; models fitted "
+                + "from their own calibration runs)%n", r.devices().size(), r.testPoints());
+        out.println("devices: " + String.join(", ", r.devices().stream().map(DeviceUnderTest::name).toList()));
+        out.println();
+        out.println("residuals ε = predicted − measured, ms, all devices pooled (cf. Romano Table 5)");
+        List<String> models = new ArrayList<>(r.pooled().keySet());
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-22s", "statistic"));
+        models.forEach(m -> head.append(String.format(Locale.ROOT, "%12s", m)));
+        out.println(head);
+        row(out, "n", models, r.pooled(), s -> (double) s.count(), "%12.0f");
+        row(out, "min", models, r.pooled(), ResidualSummary::min, "%12.3f");
+        row(out, "1st quartile", models, r.pooled(), ResidualSummary::q1, "%12.3f");
+        row(out, "median", models, r.pooled(), ResidualSummary::median, "%12.3f");
+        row(out, "mean", models, r.pooled(), ResidualSummary::mean, "%12.3f");
+        row(out, "mean |ε|", models, r.pooled(), ResidualSummary::meanAbsolute, "%12.3f");
+        row(out, "3rd quartile", models, r.pooled(), ResidualSummary::q3, "%12.3f");
+        row(out, "max", models, r.pooled(), ResidualSummary::max, "%12.3f");
+        row(out, "outside 95 % interval", models, r.pooled(), s -> s.outsideShare() * 100, "%11.1f%%");
+        row(out, "95 % interval coverage", models, r.pooled(), s -> s.coverage() * 100, "%11.1f%%");
+        out.println();
+        out.println("mean |ε| per device, ms (coverage of romano's 95 % interval)");
+        StringBuilder h2 = new StringBuilder(String.format(Locale.ROOT, "%-28s", "device"));
+        models.forEach(m -> h2.append(String.format(Locale.ROOT, "%12s", m)));
+        h2.append(String.format(Locale.ROOT, "%12s", "coverage"));
+        out.println(h2);
+        r.perDevice().forEach((device, byModel) -> {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-28s", device));
+            for (String m : models) {
+                ResidualSummary s = byModel.get(m);
+                line.append(s == null ? String.format(Locale.ROOT, "%12s", "not fitted")
+                        : String.format(Locale.ROOT, "%12.3f", s.meanAbsolute()));
+            }
+            ResidualSummary romano = byModel.get("romano");
+            line.append(romano == null || Double.isNaN(romano.coverage()) ? String.format(Locale.ROOT, "%12s", "—")
+                    : String.format(Locale.ROOT, "%11.1f%%", romano.coverage() * 100));
+            out.println(line);
+        });
+        r.fitFailures().forEach(f -> out.println("not fitted: " + f));
+        ResidualSummary pesto = r.pooled().get("pesto");
+        ResidualSummary romano = r.pooled().get("romano");
+        if (pesto != null && romano != null && pesto.count() > 0 && romano.count() > 0) {
+            double ratio = romano.meanAbsolute() / pesto.meanAbsolute();
+            out.println();
+            out.printf(Locale.ROOT, "goal romano mean |ε| ≤ 0.15 × pesto's: %.3f × — %s%n", ratio,
+                    ratio <= 0.15 ? "met" : "missed");
+            double cov = romano.coverage();
+            out.printf(Locale.ROOT, "goal 95 %% intervals cover 94–96 %%: %.1f %% — %s%n", cov * 100,
+                    cov >= 0.94 && cov <= 0.96 ? "met" : "missed");
+        }
+    }
+
+    private interface Statistic {
+        double of(ResidualSummary s);
+    }
+
+    private static void row(PrintStream out, String label, List<String> models, Map<String, ResidualSummary> byModel,
+                            Statistic stat, String format) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-22s", label));
+        for (String m : models) {
+            double v = stat.of(byModel.get(m));
+            line.append(Double.isNaN(v) ? String.format(Locale.ROOT, "%12s", "—") : String.format(Locale.ROOT, format, v));
+        }
+        out.println(line);
+    }
+
+    static void writeCsv(ModelAccuracyBenchmark.Result r, Path file) throws java.io.IOException {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
+            w.println("device,model,oio,io_size_kb,read_pct,random_pct,measured_ms,predicted_ms,residual_ms,lower_ms,upper_ms");
+            for (ModelAccuracyBenchmark.ScoredPoint p : r.points()) {
+                w.printf(Locale.ROOT, "%s,%s,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%s,%s%n", p.device(), p.model(),
+                        p.workload().outstandingIos(), p.workload().ioSizeKb(), p.workload().readFraction() * 100,
+                        p.workload().randomFraction() * 100, p.measuredMs(), p.predictedMs(), p.residual(),
+                        p.interval() == null ? "" : String.format(Locale.ROOT, "%.4f", p.interval().lower()),
+                        p.interval() == null ? "" : String.format(Locale.ROOT, "%.4f", p.interval().upper()));
+            }
+        }
+    }
+}

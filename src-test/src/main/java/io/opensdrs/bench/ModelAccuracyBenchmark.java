@@ -1,0 +1,120 @@
+package io.opensdrs.bench;
+
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.Interval;
+import io.opensdrs.model.ModelRegistry;
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * B1, model accuracy (SPEC §8; Romano Table 5 and §5.2). For each device: fit every model
+ * from what a real system would have measured on it (Pesto: its injector's 4 KiB random
+ * reads at OIO 2–32; Romano: its calibration subset of the test vector; BASIL: its pairs;
+ * queueing: its per-class calibration), then measure Romano's full test vector on the same
+ * emulated device in independent runs (other seeds: held-out measurements) and score every
+ * model's prediction of every point. The testbed is ground truth; the models are under test.
+ */
+public final class ModelAccuracyBenchmark {
+    public static final List<String> MODELS = List.of("pesto", "basil", "romano", "queueing");
+
+    /** One scored point: a model's prediction of one measured test-vector workload on one device. */
+    public record ScoredPoint(String device, String model, Workload workload, double measuredMs, double predictedMs,
+                              Interval interval) {
+        public double residual() {
+            return predictedMs - measuredMs;
+        }
+    }
+
+    /**
+     * @param pooled      per model, all devices together (Romano Table 5 pools its four datastores)
+     * @param perDevice   device → model → summary
+     * @param fitFailures "device model: reason" for models that could not be fitted
+     */
+    public record Result(List<DeviceUnderTest> devices, int testPoints, Map<String, ResidualSummary> pooled,
+                         Map<String, Map<String, ResidualSummary>> perDevice, List<ScoredPoint> points,
+                         List<String> fitFailures) {
+    }
+
+    private final List<Workload> testVector;
+    private final long measuredIos;
+    private final long seed;
+
+    public ModelAccuracyBenchmark(List<Workload> testVector, long measuredIos, long seed) {
+        this.testVector = List.copyOf(testVector);
+        this.measuredIos = measuredIos;
+        this.seed = seed;
+    }
+
+    public Result run(List<DeviceUnderTest> devices, ExecutorService executor) {
+        ModelRegistry registry = ModelRegistry.withBuiltInModels();
+        List<ScoredPoint> points = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        Map<String, Map<String, ResidualSummary>> perDevice = new LinkedHashMap<>();
+        for (int d = 0; d < devices.size(); d++) {
+            DeviceUnderTest device = devices.get(d);
+            ClosedLoopMeasurement bench = new ClosedLoopMeasurement(device.profile(), device.capacityBytes(), measuredIos);
+            // Distinct seed ranges: calibration runs and scoring runs never share a random stream.
+            long base = seed * 1_000_003L + d * 100_000L;
+            Map<String, List<Observation>> calibration = new LinkedHashMap<>();
+            calibration.put("pesto", bench.measureAll(CalibrationDesign.pestoInjector(), base + 10_000, executor));
+            calibration.put("basil", bench.measureAll(CalibrationDesign.basilPairs(), base + 20_000, executor));
+            calibration.put("romano", bench.measureAll(CalibrationDesign.romanoCalibration(), base + 30_000, executor));
+            calibration.put("queueing", bench.measureAll(CalibrationDesign.queueingCalibration(), base + 40_000, executor));
+            List<Observation> measured = bench.measureAll(testVector, base + 50_000, executor);
+            Map<String, ResidualSummary> byModel = new LinkedHashMap<>();
+            for (String kind : MODELS) {
+                DatastoreModel model = registry.create(kind);
+                try {
+                    model.fit(calibration.get(kind));
+                } catch (IllegalArgumentException e) {
+                    failures.add(device.name() + " " + kind + ": " + e.getMessage());
+                    continue;
+                }
+                List<ScoredPoint> scored = new ArrayList<>();
+                for (Observation o : measured) {
+                    Prediction p = model.predict(o.workload());
+                    scored.add(new ScoredPoint(device.name(), kind, o.workload(), o.latencyMs(), p.latencyMs(),
+                            p.latencyInterval().orElse(null)));
+                }
+                points.addAll(scored);
+                byModel.put(kind, summarize(scored));
+            }
+            perDevice.put(device.name(), byModel);
+        }
+        Map<String, ResidualSummary> pooled = new LinkedHashMap<>();
+        for (String kind : MODELS) {
+            List<ScoredPoint> ofModel = new ArrayList<>();
+            for (ScoredPoint p : points) {
+                if (p.model().equals(kind)) {
+                    ofModel.add(p);
+                }
+            }
+            pooled.put(kind, summarize(ofModel));
+        }
+        return new Result(List.copyOf(devices), testVector.size(), pooled, perDevice, points, failures);
+    }
+
+    static ResidualSummary summarize(List<ScoredPoint> points) {
+        double[] r = new double[points.size()];
+        int withInterval = 0;
+        int outside = 0;
+        for (int i = 0; i < r.length; i++) {
+            ScoredPoint p = points.get(i);
+            r[i] = p.residual();
+            if (p.interval() != null) {
+                withInterval++;
+                if (p.measuredMs() < p.interval().lower() || p.measuredMs() > p.interval().upper()) {
+                    outside++;
+                }
+            }
+        }
+        return ResidualSummary.of(r, withInterval, outside);
+    }
+}

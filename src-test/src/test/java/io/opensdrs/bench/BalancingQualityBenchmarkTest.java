@@ -1,0 +1,72 @@
+package io.opensdrs.bench;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.cli.SdrsCommand;
+import io.opensdrs.scenario.DatastoreSpec;
+import io.opensdrs.scenario.ScenarioCatalog;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** B2 on three worlds: the table is produced and its counts add up (not the benchmark's goals). */
+class BalancingQualityBenchmarkTest {
+
+    @Test
+    void tinyB2ProducesAConsistentTable() throws Exception {
+        List<DatastoreSpec> romano = ScenarioCatalog.example("romano-testbed").datastores();
+        List<BalancingQualityBenchmark.GroupedWorld> worlds = List.of(
+                new BalancingQualityBenchmark.GroupedWorld("pesto-like", BalancingWorlds.pestoLike(11)),
+                new BalancingQualityBenchmark.GroupedWorld("romano-like", BalancingWorlds.romanoLike(12, romano)),
+                new BalancingQualityBenchmark.GroupedWorld("romano-like", BalancingWorlds.romanoLike(13, romano)));
+        List<String> strategies = List.of("basil", "pesto", "romano");
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        BalancingQualityBenchmark.Result r;
+        try {
+            r = new BalancingQualityBenchmark(strategies, BalancingSettings.defaults(), 5, 200).run(worlds, executor);
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(9, r.outcomes().size());
+        assertEquals(6, r.rows().size(), "one row per group and strategy");
+        Set<String> seen = new HashSet<>();
+        for (BalancingQualityBenchmark.Row row : r.rows()) {
+            seen.add(row.strategy());
+            int inGroup = row.group().equals("pesto-like") ? 1 : 2;
+            assertEquals(inGroup, row.worlds() + row.unsettled(), row.toString());
+            assertTrue(row.worseOver10() <= row.worseAny() && row.worseAny() <= row.worlds(), row.toString());
+            assertTrue(row.worsePerIo() <= row.worlds(), row.toString());
+            assertTrue(row.movesMean() >= 0 && row.movesMean() <= row.movesMax(), row.toString());
+            assertTrue(row.worseAnyShare() >= 0 && row.worseAnyShare() <= 1);
+        }
+        assertEquals(Set.copyOf(strategies), seen);
+        for (BalancingTrial.Outcome o : r.outcomes()) {
+            assertTrue(o.before().byDatastore().size() >= 1, o.toString());
+            assertTrue(o.before().max() >= o.before().mean() && o.before().variance() >= 0, o.toString());
+            if (o.moves() == 0) {
+                assertEquals(o.before(), o.after(), "no move, same steady state");
+            }
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        B2Command.print(r, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        String table = buf.toString(StandardCharsets.UTF_8);
+        for (String s : strategies) {
+            assertTrue(table.contains(s), table);
+        }
+    }
+
+    @Test
+    void b1AndB2AreSubcommandsOfBench() {
+        var bench = SdrsCommand.commandLine().getSubcommands().get("bench").getSubcommands();
+        assertTrue(bench.containsKey("b1") && bench.containsKey("b2") && bench.containsKey("b3"), bench.keySet().toString());
+    }
+}

@@ -1,0 +1,75 @@
+package io.opensdrs.bench;
+
+import io.opensdrs.model.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** B1 on a tiny configuration: the table is produced and consistent (not the benchmark's goals). */
+class ModelAccuracyBenchmarkTest {
+
+    @Test
+    void tinyB1ProducesAConsistentTable() {
+        List<Workload> vector = new ArrayList<>();
+        List<Workload> full = CalibrationDesign.romanoTestVector();
+        assertEquals(1225, full.size());
+        for (int i = 0; i < full.size(); i += 100) {
+            vector.add(full.get(i));
+        }
+        List<DeviceUnderTest> devices = List.of(DeviceUnderTest.calibrated("hgst-7k2"),
+                DeviceUnderTest.calibrated("intel-d3-s4610"));
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        ModelAccuracyBenchmark.Result r;
+        try {
+            r = new ModelAccuracyBenchmark(vector, 100, 3).run(devices, executor);
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(2, r.perDevice().size());
+        for (String model : ModelAccuracyBenchmark.MODELS) {
+            ResidualSummary s = r.pooled().get(model);
+            int fittedOn = 0;
+            for (var byModel : r.perDevice().values()) {
+                if (byModel.containsKey(model)) {
+                    fittedOn++;
+                    assertEquals(vector.size(), byModel.get(model).count());
+                }
+            }
+            assertEquals(fittedOn * vector.size(), s.count(), model);
+            if (s.count() > 0) {
+                assertTrue(s.min() <= s.q1() && s.q1() <= s.median() && s.median() <= s.q3() && s.q3() <= s.max(), model);
+                assertTrue(s.meanAbsolute() >= Math.abs(s.mean()) - 1e-9, model);
+            }
+        }
+        ResidualSummary romano = r.pooled().get("romano");
+        assertEquals(romano.count(), romano.withInterval(), "every romano prediction has an interval");
+        assertTrue(romano.coverage() >= 0 && romano.coverage() <= 1);
+        assertTrue(Double.isNaN(r.pooled().get("pesto").coverage()), "pesto has no interval");
+
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        B1Command.print(r, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        String table = buf.toString(StandardCharsets.UTF_8);
+        for (String model : ModelAccuracyBenchmark.MODELS) {
+            assertTrue(table.contains(model), table);
+        }
+        assertTrue(table.contains("mean |ε|") && table.contains("95 % interval coverage"), table);
+    }
+
+    @Test
+    void quartilesFollowRsDefault() {
+        ResidualSummary s = ResidualSummary.of(new double[] {4, 1, 3, 2}, 0, 0);
+        assertEquals(1.75, s.q1(), 1e-12);
+        assertEquals(2.5, s.median(), 1e-12);
+        assertEquals(3.25, s.q3(), 1e-12);
+        assertEquals(2.5, s.meanAbsolute(), 1e-12);
+    }
+}
