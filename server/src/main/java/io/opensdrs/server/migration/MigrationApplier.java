@@ -220,7 +220,18 @@ public class MigrationApplier {
                 store.markVerifying(a.id());
                 verify(store.action(a.id()).orElse(a));
             } else if (FaultClassifier.isCancellation(t.faultType())) {
-                store.end(a.id(), ActionState.RUNNING, ActionState.CANCELLED, t.faultType(), "cancelled in vCenter");
+                // a cancel that came too late may still have moved the disks: say what happened
+                try {
+                    inventory = null;
+                    if (ResultVerifier.missing(inventory(), a).isEmpty()) {
+                        store.end(a.id(), ActionState.RUNNING, ActionState.SUCCEEDED, null,
+                                "cancelled in vCenter, but the move had completed");
+                    } else {
+                        store.end(a.id(), ActionState.RUNNING, ActionState.CANCELLED, t.faultType(), "cancelled in vCenter");
+                    }
+                } catch (VimFaultException e) {
+                    log.info("{}: cancellation seen, verification deferred: {}", a.describe(), e.getMessage());
+                }
             } else {
                 faulted(a, ActionState.RUNNING, t.faultType(), t.faultMessage());
             }

@@ -63,7 +63,8 @@ class MigrationApplierVcsimTest {
             vms.append(String.format(",{\"name\":\"q%02d\",\"host\":\"h%d\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}",
                     i, (i - 1) % 10 + 1));
         }
-        for (String[] v : new String[][] {{"big", "h1", "2"}, {"vanish", "h2", "3"}, {"sess", "h3", "1"}, {"relog", "h4", "1"}, {"orph1", "h5", "1"}, {"orph2", "h6", "1"}}) {
+        for (String[] v : new String[][] {{"big", "h1", "2"}, {"vanish", "h2", "3"}, {"sess", "h3", "1"}, {"relog", "h4", "1"}, {"orph1", "h5", "1"}, {"orph2", "h6", "1"},
+                {"k1", "h7", "2"}, {"k2", "h7", "2"}, {"k3", "h7", "2"}}) {
             vms.append(String.format(",{\"name\":\"%s\",\"host\":\"%s\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":%s,\"datastore\":\"ds1\"}]}",
                     v[0], v[1], v[2]));
         }
@@ -383,5 +384,47 @@ class MigrationApplierVcsimTest {
         assertThat(FaithfulVcsim.relocationTasks(vcsim, moid("m", "orph2"))).isEqualTo(1);
         assertThat(diskFile(vcsim, "orph1", diskKeys(vcsim, "orph1").get(0))).isEqualTo("[ds2] orph1/disk1.vmdk");
         assertThat(diskFile(vcsim, "orph2", diskKeys(vcsim, "orph2").get(0))).isEqualTo("[ds2] orph2/disk1.vmdk");
+    }
+    @Test
+    @Order(9)
+    void cancelDropsQueuedActionsAndAsksVCenterToCancelRunningOnes() throws Exception {
+        long pending = create(List.of(move("k1", "ds2")));
+        assertThat(call(HttpMethod.POST, "/api/v1/recommendations/" + pending + "/cancel", null, 200).get("state").asText())
+                .isEqualTo("CANCELLED");
+        assertThat(call(HttpMethod.POST, "/api/v1/recommendations/" + pending + "/apply", null, 409).get("detail").asText())
+                .contains("CANCELLED");
+
+        // three VMs on one host: two run (per-host limit 2), the third waits and is dropped
+        long id = create(List.of(move("k1", "ds2"), move("k2", "ds2"), move("k3", "ds2")));
+        call(HttpMethod.POST, "/api/v1/recommendations/" + id + "/apply", null, 200);
+        long deadline = System.currentTimeMillis() + 30_000;
+        JsonNode r;
+        do {
+            assertThat(System.currentTimeMillis()).as("two running").isLessThan(deadline);
+            Thread.sleep(20);
+            r = call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200);
+        } while (!("RUNNING".equals(r.at("/actions/0/state").asText()) && "RUNNING".equals(r.at("/actions/1/state").asText())));
+        assertThat(r.at("/actions/2/state").asText()).isEqualTo("QUEUED");
+        call(HttpMethod.POST, "/api/v1/recommendations/" + id + "/cancel", null, 200);
+        JsonNode done = awaitEnd(id);
+        assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("CANCELLED");
+        assertThat(done.at("/actions/2/state").asText()).isEqualTo("CANCELLED");
+        assertThat(FaithfulVcsim.relocationTasks(vcsim, moid("m", "k3"))).isZero();
+        assertThat(diskFile(vcsim, "k3", diskKeys(vcsim, "k3").get(0))).isEqualTo("[ds1] k3/disk1.vmdk");
+        // The running two: vCenter answered CancelTask and their tasks ended RequestCanceled. Our
+        // simulator does not stop the copy behind a cancelled task (its README: relocations cannot be
+        // cancelled; stock CancelTask still marks the task), so the disk may arrive on ds2 after the
+        // applier recorded CANCELLED. Real vCenter rolls a cancelled relocation back; here the state
+        // is only checked to be one of the two, and what govc shows is printed.
+        for (int i = 0; i < 2; i++) {
+            assertThat(done.at("/actions/" + i + "/state").asText()).isIn("SUCCEEDED", "CANCELLED");
+        }
+        Thread.sleep(3000);
+        for (int i = 0; i < 2; i++) {
+            String vm = "k" + (i + 1);
+            System.out.println("cancel: " + vm + " recorded " + done.at("/actions/" + i + "/state").asText() + "; govc shows "
+                    + diskFile(vcsim, vm, diskKeys(vcsim, vm).get(0)));
+        }
+        System.out.println("cancel: " + done.at("/actions/0/state").asText() + " / " + done.at("/actions/0/faultMessage").asText());
     }
 }
