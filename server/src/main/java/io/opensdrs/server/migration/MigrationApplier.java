@@ -122,7 +122,8 @@ public class MigrationApplier {
             }
             p.issueQueued();
             p.finishRecommendations();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // a scheduled task that throws is never run again: the loop must survive any one pass
             log.warn("migration applier pass failed: {}", e.toString(), e);
         }
     }
@@ -154,9 +155,14 @@ public class MigrationApplier {
                     } else if (a.state() == ActionState.RUNNING && !a.cancelSent()) {
                         String note = null;
                         try {
-                            client.cancelTask(a.taskId());
+                            if (Boolean.FALSE.equals(client.task(a.taskId()).cancelable())) {
+                                // CancelTask on a task vCenter calls not cancelable may mark it
+                                // cancelled while the copy goes on: leave it to finish and record that
+                                note = "cancel not sent: vCenter reports task " + a.taskId() + " not cancelable; it runs to its end";
+                            } else {
+                                client.cancelTask(a.taskId());
+                            }
                         } catch (VimFaultException e) {
-                            // vCenter may refuse (task not cancelable): the copy then runs to its end
                             note = "cancel refused by vCenter: " + e.getMessage();
                         }
                         store.markCancelSent(a.id(), note);

@@ -177,7 +177,7 @@ public final class Vim25VSphereClient implements VSphereClient {
             faultType = info.error.faultType();
             message = info.error.localizedMessage;
         }
-        return new TaskStatus(taskId, info.state, info.progress, faultType, message);
+        return new TaskStatus(taskId, info.state, info.progress, faultType, message, info.cancelable);
     }
 
     @Override

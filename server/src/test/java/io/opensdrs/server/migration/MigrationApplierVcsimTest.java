@@ -64,7 +64,7 @@ class MigrationApplierVcsimTest {
                     i, (i - 1) % 10 + 1));
         }
         for (String[] v : new String[][] {{"big", "h1", "2"}, {"vanish", "h2", "3"}, {"sess", "h3", "1"}, {"relog", "h4", "1"}, {"orph1", "h5", "1"}, {"orph2", "h6", "1"},
-                {"k1", "h7", "2"}, {"k2", "h7", "2"}, {"k3", "h7", "2"}}) {
+                {"k1", "h7", "2"}, {"k2", "h7", "2"}, {"k3", "h7", "2"}, {"gone", "h8", "3"}}) {
             vms.append(String.format(",{\"name\":\"%s\",\"host\":\"%s\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":%s,\"datastore\":\"ds1\"}]}",
                     v[0], v[1], v[2]));
         }
@@ -250,8 +250,7 @@ class MigrationApplierVcsimTest {
             Thread.sleep(20);
         }
         // the datastore becomes inaccessible under the copy (the simulator's admin endpoint, README
-        // "Making a datastore inaccessible"); removing its directory does the same but raced the
-        // simulator's 200 ms directory poll in one run and left the task hanging
+        // "Making a datastore inaccessible"); its storage vanishing is the next test
         flakyAccessible(false);
         JsonNode done;
         try {
@@ -411,20 +410,42 @@ class MigrationApplierVcsimTest {
         assertThat(done.at("/actions/2/state").asText()).isEqualTo("CANCELLED");
         assertThat(FaithfulVcsim.relocationTasks(vcsim, moid("m", "k3"))).isZero();
         assertThat(diskFile(vcsim, "k3", diskKeys(vcsim, "k3").get(0))).isEqualTo("[ds1] k3/disk1.vmdk");
-        // The running two: vCenter answered CancelTask and their tasks ended RequestCanceled. Our
-        // simulator does not stop the copy behind a cancelled task (its README: relocations cannot be
-        // cancelled; stock CancelTask still marks the task), so the disk may arrive on ds2 after the
-        // applier recorded CANCELLED. Real vCenter rolls a cancelled relocation back; here the state
-        // is only checked to be one of the two, and what govc shows is printed.
-        for (int i = 0; i < 2; i++) {
-            assertThat(done.at("/actions/" + i + "/state").asText()).isIn("SUCCEEDED", "CANCELLED");
-        }
-        Thread.sleep(3000);
+        // The running two: our simulator's relocation tasks are not cancelable (TaskInfo.cancelable
+        // false, its README), so no CancelTask is sent, the copies finish and are recorded as done
         for (int i = 0; i < 2; i++) {
             String vm = "k" + (i + 1);
-            System.out.println("cancel: " + vm + " recorded " + done.at("/actions/" + i + "/state").asText() + "; govc shows "
-                    + diskFile(vcsim, vm, diskKeys(vcsim, vm).get(0)));
+            assertThat(done.at("/actions/" + i + "/state").asText()).isEqualTo("SUCCEEDED");
+            assertThat(done.at("/actions/" + i + "/faultMessage").asText()).contains("not cancelable");
+            assertThat(diskFile(vcsim, vm, diskKeys(vcsim, vm).get(0))).isEqualTo("[ds2] " + vm + "/disk1.vmdk");
         }
-        System.out.println("cancel: " + done.at("/actions/0/state").asText() + " / " + done.at("/actions/0/faultMessage").asText());
+        System.out.println("cancel: k3 " + done.at("/actions/2/state").asText() + "; k1 " + done.at("/actions/0/state").asText()
+                + " (" + done.at("/actions/0/faultMessage").asText() + ")");
+    }
+    @Test
+    @Order(10)
+    void aDatastoreWhoseStorageVanishesDuringTheCopyIsAFaultAndChangesNothing() throws Exception {
+        Map<String, Object> before = govcState("gone");
+        Path flaky = Path.of(FaithfulVcsim.url(vcsim, "flaky").replaceFirst("^ds://", ""));
+        Path hidden = flaky.resolveSibling(flaky.getFileName() + ".hidden");
+        long id = create(List.of(move("gone", "flaky")));
+        call(HttpMethod.POST, "/api/v1/recommendations/" + id + "/apply", null, 200);
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!"RUNNING".equals(call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).at("/actions/0/state").asText())) {
+            assertThat(System.currentTimeMillis()).as("action never ran").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        Files.move(flaky, hidden); // the datastore's directory disappears under the copy
+        JsonNode done;
+        try {
+            done = awaitEnd(id);
+        } finally {
+            Files.move(hidden, flaky);
+        }
+        assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("FAILED");
+        assertThat(done.get("faultType").asText()).isEqualTo("InaccessibleDatastore");
+        assertThat(done.get("faultMessage").asText()).contains("flaky");
+        Thread.sleep(600); // the simulator polls the directory every 200 ms
+        assertThat(govcState("gone")).isEqualTo(before);
+        System.out.println("acceptance 5 (vanished storage): " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
     }
 }
