@@ -1,0 +1,373 @@
+package io.opensdrs.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.opensdrs.scenario.DiskSpec;
+import io.opensdrs.scenario.Scenario;
+import io.opensdrs.scenario.VmSpec;
+import io.opensdrs.scenario.WorkloadSpec;
+import io.opensdrs.testbed.vcenter.SimulatorInventory;
+import io.opensdrs.testbed.vscsi.PacedWorld;
+import io.opensdrs.testbed.vscsi.VScsiServer;
+import io.opensdrs.testbed.world.World;
+import io.opensdrs.shared.vscsi.v1.SetWorkloadRequest;
+import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * The whole loop on this machine, every part a real process except the storage testbed: our
+ * vCenter simulator (vcsim) with the scenario's inventory, the testbed's paced world and its
+ * vSCSI service in this JVM, the management server, and one host agent per host. The demo and
+ * the system tests start it; {@link #close()} stops everything it started, in reverse order.
+ *
+ * <p>The world's VMs start quiet: every disk's workload is set to zero outstanding IOs so
+ * that the agents find their datastores idle and run the injector (Pesto §5.1 models an idle
+ * datastore); {@link #startVmIo()} then gives every disk the workload the scenario gives it.
+ */
+public final class LocalLoop implements AutoCloseable {
+    private static final Pattern VCSIM_URL = Pattern.compile("VCSIM_URL=(\\S+)");
+    private static final String VC_USER = "sdrs";
+    private static final String VC_PASSWORD = "sdrs-demo-pass";
+
+    /** What to start and how fast. */
+    public record Settings(Path repositoryRoot, Path workDir, double speed, int relocateRateMbps,
+                           Duration agentPeriod, Duration levelDuration, Database database) {
+        public static Settings defaults(Path repositoryRoot, Path workDir) {
+            return new Settings(repositoryRoot, workDir, 30, 2048, Duration.ofMillis(1000), Duration.ofMillis(300),
+                    Database.H2);
+        }
+
+        public Settings withSpeed(double s) {
+            return new Settings(repositoryRoot, workDir, s, relocateRateMbps, agentPeriod, levelDuration, database);
+        }
+
+        public Settings withDatabase(Database d) {
+            return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, d);
+        }
+    }
+
+    /** The server's database: embedded H2 in the work directory, or a PostgreSQL server. */
+    public record Database(String jdbcUrl, String user, String password) {
+        public static final Database H2 = new Database(null, null, null);
+
+        boolean isPostgres() {
+            return jdbcUrl != null;
+        }
+    }
+
+    private final Scenario scenario;
+    private final Settings settings;
+    private final Consumer<String> progress;
+    private final List<ManagedProcess> processes = new ArrayList<>();
+    private final Map<String, ManagedProcess> agents = new LinkedHashMap<>();
+    private final Map<String, String> agentTokens = new LinkedHashMap<>();
+    private final String adminPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private ManagedProcess vcsim;
+    private ManagedProcess server;
+    private String vcsimUrl;
+    private Govc govc;
+    private VScsiServer vscsi;
+    private ManagedChannel vscsiChannel;
+    private ServerApi api;
+    private int httpPort;
+    private int grpcPort;
+    private PlacementFollower follower;
+    private boolean closed;
+
+    public LocalLoop(Scenario scenario, Settings settings, Consumer<String> progress) {
+        this.scenario = scenario;
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** Starts everything; on failure stops what it started and throws with the relevant log's tail. */
+    public LocalLoop start() throws Exception {
+        try {
+            Files.createDirectories(settings.workDir());
+            requireArtifacts();
+            startVcsim();
+            startTestbed();
+            startServer();
+            for (var h : scenario.hosts()) {
+                startAgent(h.name());
+            }
+            follower = new PlacementFollower(scenario, api, vscsiChannel, progress);
+            follower.start();
+            return this;
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void requireArtifacts() {
+        for (Path p : List.of(vcsimBinary(), serverJar(), agentJar())) {
+            if (!Files.isRegularFile(p)) {
+                throw new IllegalStateException(p + " is missing: build first (./mvnw -B -q -DskipTests package)");
+            }
+        }
+    }
+
+    Path vcsimBinary() {
+        return settings.repositoryRoot().resolve("src-test/vcsim/target/vcsim");
+    }
+
+    Path serverJar() {
+        return settings.repositoryRoot().resolve("server/target/sdrs-server.jar");
+    }
+
+    Path agentJar() {
+        return settings.repositoryRoot().resolve("host-agent/target/sdrs-host-agent.jar");
+    }
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private void startVcsim() throws Exception {
+        Path inventory = SimulatorInventory.write(scenario, "DC0", settings.workDir().resolve("inventory.json"));
+        Path dsRoot = datastoreRoot();
+        Files.createDirectories(dsRoot);
+        progress.accept("starting vcsim (our vCenter simulator) with " + scenario.datastores().size() + " datastores, "
+                + scenario.vms().size() + " VMs; datastores under " + dsRoot);
+        vcsim = track(ManagedProcess.start("vcsim", List.of(vcsimBinary().toString(), "-l", "127.0.0.1:0",
+                "-inventory", inventory.toString(), "-ds-root", dsRoot.toString(),
+                "-relocate-rate-mbps", Integer.toString(settings.relocateRateMbps()),
+                "-username", VC_USER, "-password", VC_PASSWORD), Map.of(), log("vcsim")));
+        vcsimUrl = vcsim.awaitLine(VCSIM_URL, Duration.ofSeconds(60));
+        govc = new Govc(settings.repositoryRoot(), vcsimUrl);
+        progress.accept("vcsim at " + sdkUrl());
+    }
+
+    /** The simulator's SDK URL without credentials. */
+    public String sdkUrl() {
+        URI u = URI.create(vcsimUrl);
+        return u.getScheme() + "://" + u.getHost() + ":" + u.getPort() + u.getPath();
+    }
+
+    private void startTestbed() throws Exception {
+        // The scenario's timed events (maintenance, datastore added) are the tests' to drive through
+        // the server: the testbed only follows what vCenter does, so it runs the world without them.
+        Scenario quiet = new Scenario(scenario.name(), scenario.description(), scenario.seed(), scenario.hours(),
+                scenario.datastoreClusters(), scenario.datastores(), scenario.hosts(), scenario.vms(), scenario.rules(),
+                List.of());
+        PacedWorld paced = new PacedWorld(World.build(quiet), settings.speed(), scenario.seed());
+        vscsi = VScsiServer.start(paced, 0);
+        vscsiChannel = NettyChannelBuilder.forTarget(vscsi.target()).usePlaintext().build();
+        setAllWorkloads(true);
+        progress.accept("testbed: " + scenario.datastores().size() + " emulated datastores paced at " + settings.speed()
+                + "x wall clock, vSCSI service at " + vscsi.target() + " (VM IO paused until every datastore has a model)");
+    }
+
+    private void setAllWorkloads(boolean quiet) {
+        VScsiGrpc.VScsiBlockingStub stub = VScsiGrpc.newBlockingStub(vscsiChannel);
+        for (VmSpec vm : scenario.vms()) {
+            for (int i = 0; i < vm.disks().size(); i++) {
+                DiskSpec d = vm.disks().get(i);
+                WorkloadSpec w = d.workload();
+                if (w == null) {
+                    continue;
+                }
+                stub.setWorkload(SetWorkloadRequest.newBuilder().setVm(vm.name()).setDiskKey(PacedWorld.FIRST_DISK_KEY + i)
+                        .setOio(quiet ? 0 : w.oio()).setIoSizeKb(w.ioSizeKB()).setReadPct(w.readPct())
+                        .setRandomPct(w.randomPct()).setThinkTimeMs(w.thinkTimeMs() == null ? 0 : w.thinkTimeMs()).build());
+            }
+        }
+    }
+
+    /** Every VM disk starts the workload the scenario gives it. */
+    public void startVmIo() {
+        setAllWorkloads(false);
+    }
+
+    private void startServer() throws Exception {
+        httpPort = freePort();
+        grpcPort = freePort();
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx768m", "-XX:TieredStopAtLevel=1", "-jar",
+                serverJar().toString(),
+                "--server.address=127.0.0.1", "--server.port=" + httpPort, "--sdrs.grpc.port=" + grpcPort,
+                "--sdrs.data-dir=" + settings.workDir().resolve("server-data"),
+                "--sdrs.vcenter.url=" + sdkUrl(), "--sdrs.vcenter.user=" + VC_USER,
+                "--sdrs.vcenter.password=" + VC_PASSWORD, "--sdrs.vcenter.insecure=true",
+                // compressed time: the world's 20-s windows arrive every 20/speed s, so refresh models,
+                // inventory and migrations at the same compressed pace
+                "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT2S",
+                "--sdrs.stats.windows=PT10M,PT1H", "--sdrs.migration.poll-interval=PT0.25S"));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("SDRS_ADMIN_PASSWORD", adminPassword);
+        if (settings.database().isPostgres()) {
+            cmd.add("--spring.profiles.active=postgres");
+            env.put("SDRS_DB_URL", settings.database().jdbcUrl());
+            env.put("SDRS_DB_USER", settings.database().user());
+            env.put("SDRS_DB_PASSWORD", settings.database().password());
+        }
+        progress.accept("starting the server (" + (settings.database().isPostgres() ? "PostgreSQL" : "embedded H2")
+                + ") on http://127.0.0.1:" + httpPort + ", agents' gRPC on 127.0.0.1:" + grpcPort);
+        server = track(ManagedProcess.start("server", cmd, env, log("server")));
+        api = new ServerApi("http://127.0.0.1:" + httpPort, "admin", adminPassword);
+        awaitServerHealthy(Duration.ofSeconds(180));
+    }
+
+    /** Waits until the server answers its health endpoint with 200. */
+    public void awaitServerHealthy(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long started = System.nanoTime();
+        long lastNote = started;
+        while (api.openStatus("/actuator/health") != 200) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the server exited; " + server.log() + " ends:\n" + server.tail(40));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the server was not healthy within " + timeout + "; " + server.log()
+                        + " ends:\n" + server.tail(40));
+            }
+            if (System.nanoTime() - lastNote > 15e9) {
+                lastNote = System.nanoTime();
+                progress.accept("  ... waiting for the server (" + (lastNote - started) / 1_000_000_000 + " s)");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** Issues a credential for the host (once) and starts its agent on every datastore it sees. */
+    public ManagedProcess startAgent(String host) throws Exception {
+        String token = agentTokens.get(host);
+        if (token == null) {
+            JsonNode issued = api.post("/api/v1/agents", Map.of("agentId", host));
+            token = issued.path("token").asText();
+            agentTokens.put(host, token);
+        }
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-jar", agentJar().toString(), "--host", host, "--agent-id", host,
+                "--server", "127.0.0.1:" + grpcPort, "--vscsi", vscsi.target(), "--injector", "emulated",
+                "--period", settings.agentPeriod().toMillis() + "ms",
+                "--level-duration", settings.levelDuration().toMillis() + "ms"));
+        for (String ds : datastoresOf(host)) {
+            cmd.add("--datastore");
+            cmd.add(datastoreRoot().resolve(ds).toString());
+        }
+        ManagedProcess agent = track(ManagedProcess.start("agent-" + host, cmd, Map.of("SDRS_AGENT_TOKEN", token),
+                log("agent-" + host)));
+        agents.put(host, agent);
+        return agent;
+    }
+
+    private List<String> datastoresOf(String host) {
+        return scenario.hosts().stream().filter(h -> h.name().equals(host)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no host " + host)).datastores();
+    }
+
+    private ManagedProcess track(ManagedProcess p) {
+        synchronized (processes) {
+            processes.add(p);
+        }
+        return p;
+    }
+
+    private Path log(String name) {
+        return settings.workDir().resolve("logs").resolve(name + ".log");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    public Path datastoreRoot() {
+        return settings.workDir().resolve("datastores");
+    }
+
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public ServerApi api() {
+        return api;
+    }
+
+    public Govc govc() {
+        return govc;
+    }
+
+    public PacedWorld world() {
+        return vscsi.world();
+    }
+
+    public ManagedChannel vscsiChannel() {
+        return vscsiChannel;
+    }
+
+    public ManagedProcess server() {
+        return server;
+    }
+
+    public ManagedProcess vcsim() {
+        return vcsim;
+    }
+
+    public Map<String, ManagedProcess> agents() {
+        return agents;
+    }
+
+    public PlacementFollower follower() {
+        return follower;
+    }
+
+    public String adminPassword() {
+        return adminPassword;
+    }
+
+    public int httpPort() {
+        return httpPort;
+    }
+
+    /** Every process this loop started (for the check that none is left). */
+    public List<ManagedProcess> processes() {
+        synchronized (processes) {
+            return List.copyOf(processes);
+        }
+    }
+
+    /** Stops the follower, the agents, the server, vcsim and the testbed, in that order. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (follower != null) {
+            follower.close();
+        }
+        List<ManagedProcess> all = processes();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            all.get(i).stop();
+        }
+        if (vscsiChannel != null) {
+            vscsiChannel.shutdownNow();
+        }
+        if (vscsi != null) {
+            vscsi.close();
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.opensdrs.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grpc.ManagedChannel;
+import io.opensdrs.shared.vscsi.v1.DiskRequest;
+import io.opensdrs.shared.vscsi.v1.RelocateRequest;
+import io.opensdrs.shared.vscsi.v1.RelocationStatus;
+import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The testbed follows vCenter: when the server's migration applier has a storage vMotion
+ * running (an action RUNNING in {@code GET /api/v1/migrations}), the testbed starts the same
+ * copy for each of its disks (vSCSI {@code Relocate}: 16 outstanding IOs on source and
+ * destination, Pesto §5.4.1), and when the copy is done the disk's IO goes to the destination's
+ * device. Without this bridge vCenter would move files while the emulated IO stayed put.
+ */
+public final class PlacementFollower implements AutoCloseable {
+
+    /** One disk the testbed was told to move. */
+    public record Move(long actionId, long recommendationId, String vm, int diskKey, String from, String to,
+                       long startedAtMs) {
+    }
+
+    private final ServerApi api;
+    private final VScsiGrpc.VScsiBlockingStub vscsi;
+    private final Consumer<String> progress;
+    private final Set<Long> followedActions = new HashSet<>();
+    private final List<Move> moves = new CopyOnWriteArrayList<>();
+    private final Map<String, String> vmNames = new HashMap<>();
+    private final Map<String, List<Integer>> vmDisks = new HashMap<>();
+    /** (VM id, vCenter's disk key) → the testbed's key (2000 + the disk's position in the scenario VM). */
+    private final Map<String, Integer> testbedKeys = new HashMap<>();
+    private final io.opensdrs.scenario.Scenario scenario;
+    private final Map<String, String> datastoreNames = new HashMap<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile String lastError;
+
+    PlacementFollower(io.opensdrs.scenario.Scenario scenario, ServerApi api, ManagedChannel vscsi, Consumer<String> progress) {
+        this.scenario = scenario;
+        this.api = api;
+        this.vscsi = VScsiGrpc.newBlockingStub(vscsi);
+        this.progress = progress;
+        this.thread = new Thread(this::loop, "placement-follower");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Every disk the testbed was told to move, in order. */
+    public List<Move> moves() {
+        return List.copyOf(moves);
+    }
+
+    /** The last error talking to the server (it may be down on purpose), or null. */
+    public String lastError() {
+        return lastError;
+    }
+
+    /** Where the testbed sends the disk's IO now, and whether its copy is done. */
+    public RelocationStatus status(String vm, int diskKey) {
+        return vscsi.relocationProgress(DiskRequest.newBuilder().setVm(vm).setDiskKey(diskKey).build());
+    }
+
+    private void loop() {
+        while (!stopping) {
+            try {
+                poll();
+                lastError = null;
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                lastError = e.toString(); // the server restarting, or cut off: try again
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void poll() throws Exception {
+        JsonNode migrations = api.get("/api/v1/migrations");
+        for (JsonNode a : migrations.path("inFlight")) {
+            String state = a.path("state").asText();
+            long id = a.path("id").asLong();
+            if (!(state.equals("RUNNING") || state.equals("VERIFYING")) || followedActions.contains(id)) {
+                continue;
+            }
+            follow(id, a);
+        }
+    }
+
+    private void follow(long actionId, JsonNode a) throws Exception {
+        String vmId = a.path("vmId").asText();
+        String destId = a.path("destinationDatastoreId").asText();
+        if (!vmNames.containsKey(vmId) || !datastoreNames.containsKey(destId)) {
+            refreshNames();
+        }
+        String vm = vmNames.get(vmId);
+        String dest = datastoreNames.get(destId);
+        if (vm == null || dest == null) {
+            throw new IllegalStateException("action " + actionId + ": unknown VM " + vmId + " or datastore " + destId);
+        }
+        List<Integer> keys = new ArrayList<>();
+        a.path("diskKeys").forEach(k -> keys.add(k.asInt()));
+        if (keys.isEmpty()) {
+            keys.addAll(vmDisks.getOrDefault(vmId, List.of())); // the whole VM
+        }
+        followedActions.add(actionId);
+        for (int vcKey : keys) {
+            Integer key = testbedKeys.get(vmId + "#" + vcKey);
+            if (key == null) {
+                throw new IllegalStateException("action " + actionId + ": no testbed disk for " + vm + " disk " + vcKey);
+            }
+            RelocationStatus now = status(vm, key);
+            if (now.getDatastoreNow().equals(dest)) {
+                continue;
+            }
+            RelocationStatus r = vscsi.relocate(RelocateRequest.newBuilder().setVm(vm).setDiskKey(key)
+                    .setDestination(dest).build());
+            if (!r.getAccepted()) {
+                progress.accept("  testbed refused to move " + vm + " disk " + key + " to " + dest + ": " + r.getReason());
+                continue;
+            }
+            Move m = new Move(actionId, a.path("recommendationId").asLong(-1), vm, key, now.getDatastoreNow(), dest,
+                    System.currentTimeMillis());
+            moves.add(m);
+            progress.accept(String.format("  storage vMotion started: %s disk %d  %s -> %s (vCenter task %s)", vm, key,
+                    m.from(), dest, a.path("taskId").asText()));
+        }
+    }
+
+    private void refreshNames() throws Exception {
+        for (JsonNode d : api.get("/api/v1/disks")) {
+            String vm = d.path("vm").asText();
+            String vmName = d.path("vmName").asText();
+            vmNames.put(vm, vmName);
+            // "[ds] vm/data.vmdk" (or "data_1.vmdk" after a name clash) names the scenario's disk "data"
+            String file = d.path("file").asText();
+            String base = file.substring(file.lastIndexOf('/') + 1).replaceFirst("(_\\d+)?\\.vmdk$", "");
+            scenario.vms().stream().filter(v -> v.name().equals(vmName)).findFirst().ifPresent(v -> {
+                for (int i = 0; i < v.disks().size(); i++) {
+                    if (v.disks().get(i).name().equals(base)) {
+                        testbedKeys.put(vm + "#" + d.path("diskKey").asInt(), 2000 + i);
+                    }
+                }
+            });
+            List<Integer> keys = vmDisks.computeIfAbsent(vm, k -> new ArrayList<>());
+            if (!keys.contains(d.path("diskKey").asInt())) {
+                keys.add(d.path("diskKey").asInt());
+            }
+        }
+        for (JsonNode ds : api.get("/api/v1/datastores")) {
+            datastoreNames.put(ds.path("id").asText(), ds.path("name").asText());
+        }
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
