@@ -1,0 +1,358 @@
+package io.opensdrs.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.opensdrs.loop.LocalLoop;
+import io.opensdrs.loop.ManagedProcess;
+import io.opensdrs.loop.MeasuredLatency;
+import io.opensdrs.loop.MeasuredLatency.DatastoreLatency;
+import io.opensdrs.loop.PlacementFollower;
+import io.opensdrs.loop.ServerApi;
+import io.opensdrs.scenario.DatastoreSpec;
+import io.opensdrs.scenario.Scenario;
+import io.opensdrs.shared.vscsi.v1.RelocationStatus;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The demo: the whole loop on one machine (the world has been printed by the command). Starts vcsim, the testbed, the
+ * server and one agent per host ({@link LocalLoop}), waits for a model per datastore, measures
+ * per-datastore latency, runs Storage DRS now on every datastore cluster, applies its
+ * recommendations, follows the storage vMotions (checked against the simulator with govc),
+ * measures again and prints the before/after table. Then it keeps running for the UI until
+ * Ctrl-C, or exits (0 if the worst datastore's p90 latency fell) with {@code exitWhenDone}.
+ */
+public final class DemoRun {
+    /** 20-s windows per measurement: two simulated minutes per side of the table. */
+    static final int MEASURE_WINDOWS = 6;
+    private static final Duration MODELS_TIMEOUT = Duration.ofMinutes(4);
+    private static final Duration MIGRATIONS_TIMEOUT = Duration.ofMinutes(5);
+
+    private final Scenario scenario;
+    private final LocalLoop.Settings settings;
+    private final PrintStream out;
+    private final long startedNanos = System.nanoTime();
+
+    public DemoRun(Scenario scenario, LocalLoop.Settings settings, PrintStream out) {
+        this.scenario = scenario;
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /** The server answers no balancing run: the loop cannot go further than the models. */
+    public static final class BalancingUnavailableException extends IllegalStateException {
+        BalancingUnavailableException(String message) {
+            super(message);
+        }
+    }
+
+    /** The outcome: the two measurements and whether the worst p90 fell. */
+    public record Outcome(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after,
+                          List<PlacementFollower.Move> moves, boolean improved) {
+    }
+
+    /**
+     * Runs the loop to the table. With {@code exitWhenDone} false it then blocks until the JVM is
+     * asked to stop (Ctrl-C); the loop is closed by a shutdown hook either way.
+     */
+    public Outcome run(boolean exitWhenDone) throws Exception {
+        LocalLoop loop = new LocalLoop(scenario, settings, this::say);
+        Thread hook = new Thread(loop::close, "demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            step("starting the loop (work directory " + settings.workDir() + ", logs in " + settings.workDir().resolve("logs") + ")");
+            loop.start();
+            checkPluginRegistered(loop);
+            step("waiting for a model of every datastore (the agents' injectors run while the VMs are idle)");
+            printModels(awaitModels(loop, this::say));
+            step("starting the VMs' IO; measuring per-datastore latency over " + MEASURE_WINDOWS + " windows of 20 s (simulated)");
+            loop.startVmIo();
+            MeasuredLatency.record(loop.world(), 2, this::say); // let queues fill before counting
+            Map<String, DatastoreLatency> before = MeasuredLatency.record(loop.world(), MEASURE_WINDOWS, this::say);
+            printMeasurement("before", before);
+            step("running Storage DRS now on every datastore cluster");
+            List<Long> recommendations = runNowAndApply(loop);
+            step("following the storage vMotions");
+            awaitMigrations(loop, recommendations);
+            checkAgainstSimulator(loop);
+            step("letting the world settle, then measuring again");
+            MeasuredLatency.record(loop.world(), 2, this::say);
+            Map<String, DatastoreLatency> after = MeasuredLatency.record(loop.world(), MEASURE_WINDOWS, this::say);
+            boolean improved = printTable(before, after);
+            out.printf("%nThe plugin UI: http://127.0.0.1:%d/ui/  (user admin, password %s)%n", loop.httpPort(),
+                    loop.adminPassword());
+            out.printf("Demo done in %s.%n", elapsed());
+            Outcome outcome = new Outcome(before, after, loop.follower().moves(), improved);
+            if (!exitWhenDone) {
+                out.println("Everything keeps running; Ctrl-C stops it all.");
+                out.flush();
+                new CountDownLatch(1).await(); // until the shutdown hook runs
+            }
+            return outcome;
+        } catch (Exception | Error e) {
+            out.println();
+            out.println("demo failed: " + e.getMessage());
+            for (ManagedProcess p : loop.processes()) {
+                if (!p.isAlive() || p.name().equals("server")) {
+                    out.printf("---- %s (%s) last lines ----%n%s%n", p.name(), p.log(), p.tail(25));
+                }
+            }
+            throw e;
+        } finally {
+            loop.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook is running or has run
+            }
+        }
+    }
+
+    private void step(String what) {
+        out.printf("%n[%s] %s%n", elapsed(), what);
+        out.flush();
+    }
+
+    private void say(String line) {
+        out.println(line);
+        out.flush();
+    }
+
+    private String elapsed() {
+        long s = (System.nanoTime() - startedNanos) / 1_000_000_000;
+        return String.format("%d:%02d", s / 60, s % 60);
+    }
+
+    private void checkPluginRegistered(LocalLoop loop) {
+        try {
+            String info = loop.govc().run("extension.info", "io.opensdrs.plugin");
+            say("plugin registered with vCenter (govc extension.info io.opensdrs.plugin): "
+                    + (info.contains("io.opensdrs.plugin") ? "yes" : "no"));
+        } catch (Exception e) {
+            say("plugin registration not visible yet: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** Waits until every datastore's model comes from measurements (not Pesto's default model). */
+    public static Map<String, JsonNode> awaitModels(LocalLoop loop, java.util.function.Consumer<String> progress) throws Exception {
+        ServerApi api = loop.api();
+        Map<String, JsonNode> models = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + MODELS_TIMEOUT.toNanos();
+        long lastNote = System.nanoTime();
+        while (true) {
+            for (DatastoreSpec ds : loop.scenario().datastores()) {
+                if (models.containsKey(ds.name())) {
+                    continue;
+                }
+                try {
+                    JsonNode m = api.get("/api/v1/datastores/" + ds.name() + "/model").path("model");
+                    if (m.path("valid").asBoolean() && !"default".equals(m.path("source").asText())) {
+                        models.put(ds.name(), m);
+                    }
+                } catch (ServerApi.ApiException e) {
+                    if (e.status() != 404) {
+                        throw e;
+                    }
+                }
+            }
+            if (models.size() == loop.scenario().datastores().size()) {
+                return models;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no model within " + MODELS_TIMEOUT + " for "
+                        + loop.scenario().datastores().stream().map(DatastoreSpec::name).filter(n -> !models.containsKey(n)).toList());
+            }
+            if (System.nanoTime() - lastNote > 15e9) {
+                lastNote = System.nanoTime();
+                progress.accept(String.format("  ... %d of %d datastores have a model: %s", models.size(),
+                        loop.scenario().datastores().size(), models.keySet()));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private void printModels(Map<String, JsonNode> models) {
+        out.printf("%-14s %-8s %-9s %10s %10s %6s %10s %14s%n", "datastore", "model", "source", "slope m", "C (ms)",
+                "R²", "peak IOPS", "congestion ms");
+        for (Map.Entry<String, JsonNode> e : models.entrySet()) {
+            JsonNode m = e.getValue();
+            JsonNode p = m.path("parameters");
+            double slope = p.path("m").asDouble(Double.NaN);
+            double c = p.path("C").asDouble(Double.NaN);
+            double peak = p.path("peak_iops").asDouble(Double.NaN);
+            // SIOC's default congestion threshold is the latency at 90 % of peak: L_α = C/(1 − α), Pesto Eq. 9
+            double congestion = c / (1 - 0.9);
+            out.printf("%-14s %-8s %-9s %10.4f %10.3f %6.3f %10.0f %14.2f%n", e.getKey(), m.path("kind").asText(),
+                    m.path("source").asText(), slope, c, m.path("rSquared").asDouble(Double.NaN), peak, congestion);
+        }
+    }
+
+    private void printMeasurement(String label, Map<String, DatastoreLatency> m) {
+        out.printf("%s: %-14s %6s %10s %10s %10s%n", label, "datastore", "disks", "IOs", "p50 ms", "p90 ms");
+        for (DatastoreLatency d : m.values()) {
+            out.printf("%s  %-14s %6d %10d %10s %10s%n", " ".repeat(label.length()), d.datastore(), d.disks(),
+                    d.ios(), ms(d.p50Ms()), ms(d.p90Ms()));
+        }
+    }
+
+    /** POST run on every cluster, print each recommendation with its reasons, apply it; returns their ids. */
+    private List<Long> runNowAndApply(LocalLoop loop) throws Exception {
+        ServerApi api = loop.api();
+        List<Long> ids = new ArrayList<>();
+        for (JsonNode cluster : api.get("/api/v1/clusters")) {
+            String id = cluster.path("id").asText();
+            JsonNode run;
+            try {
+                run = api.post("/api/v1/clusters/" + id + "/run", Map.of());
+            } catch (ServerApi.ApiException e) {
+                if (e.status() == 404 || e.status() == 405) {
+                    throw new BalancingUnavailableException("this server build has no POST /api/v1/clusters/{id}/run"
+                            + " (the balancing run over REST): " + e.getMessage());
+                }
+                throw e;
+            }
+            say(String.format("cluster %s (%s): strategy %s, %d recommendation(s), %d fault(s)", cluster.path("name").asText(),
+                    id, run.path("strategy").asText(), run.path("recommendationIds").size(), run.path("faults").size()));
+            for (JsonNode f : run.path("faults")) {
+                say("  fault: " + f);
+            }
+            List<Long> appliedByServer = new ArrayList<>();
+            run.path("appliedRecommendationIds").forEach(r -> appliedByServer.add(r.asLong()));
+            for (JsonNode note : run.path("notes")) {
+                say("  note: " + note.asText());
+            }
+            for (JsonNode r : run.path("recommendationIds")) {
+                long rid = r.asLong();
+                say(describeRecommendation(api, rid));
+                if (!appliedByServer.contains(rid)) { // a cluster in manual mode: apply, as "Apply" in the UI
+                    api.post("/api/v1/recommendations/" + rid + "/apply", Map.of());
+                }
+                ids.add(rid);
+            }
+        }
+        if (ids.isEmpty()) {
+            say("no recommendation: nothing to move");
+        } else {
+            say("applied " + ids.size() + " recommendation(s)");
+        }
+        return ids;
+    }
+
+    /** A recommendation as the administrator sees it: reason code, the engine's explanation, the moves. */
+    static String describeRecommendation(ServerApi api, long id) throws Exception {
+        JsonNode rec = api.get("/api/v1/recommendations/" + id);
+        StringBuilder b = new StringBuilder(String.format("  recommendation %d [%s]", id, rec.path("reasonCode").asText()));
+        JsonNode why = null;
+        try {
+            why = api.get("/api/v1/recommendations/" + id + "/explanation");
+        } catch (ServerApi.ApiException e) {
+            // made by hand, not by the engine: no explanation
+        }
+        if (why != null) {
+            b.append(": ").append(why.path("summary").asText());
+            if (why.hasNonNull("benefit") && why.hasNonNull("cost")) {
+                b.append(String.format("%n      benefit %.1f vs cost %.1f (Pesto Eqs. 10-11)", why.at("/benefit/value").asDouble(),
+                        why.at("/cost/value").asDouble()));
+            }
+            for (JsonNode f : why.path("datastores")) {
+                b.append(String.format("%n      %-12s %-7s predicted latency %.2f -> %.2f ms, p90 %.2f -> %.2f ms",
+                        f.path("datastoreName").asText(), f.path("model").asText(), f.at("/latencyBeforeMs/value").asDouble(),
+                        f.at("/latencyAfterMs/value").asDouble(), f.path("p90BeforeMs").asDouble(), f.path("p90AfterMs").asDouble()));
+            }
+        }
+        for (JsonNode a : rec.path("actions")) {
+            b.append(String.format("%n      move %s disks %s from %s to %s (%.1f GB)", a.path("vmId").asText(),
+                    a.path("diskKeys"), a.path("sourceDatastoreIds"), a.path("destinationDatastoreId").asText(),
+                    a.path("sizeBytes").asLong() / 1e9));
+        }
+        return b.toString();
+    }
+
+    /** Waits until every recommendation is finished in vCenter and every testbed copy is done. */
+    private void awaitMigrations(LocalLoop loop, List<Long> recommendations) throws Exception {
+        long deadline = System.nanoTime() + MIGRATIONS_TIMEOUT.toNanos();
+        long lastNote = System.nanoTime();
+        List<PlacementFollower.Move> reported = new ArrayList<>();
+        while (true) {
+            int open = 0;
+            for (long id : recommendations) {
+                String state = loop.api().get("/api/v1/recommendations/" + id).path("state").asText();
+                if (state.equals("PENDING") || state.equals("APPLYING")) {
+                    open++;
+                }
+            }
+            int copying = 0;
+            for (PlacementFollower.Move m : loop.follower().moves()) {
+                RelocationStatus s = loop.follower().status(m.vm(), m.diskKey());
+                if (!s.getDone()) {
+                    copying++;
+                } else if (!reported.contains(m)) {
+                    reported.add(m);
+                    say(String.format("  applied: %s disk %d  %s -> %s (testbed IO now on %s, %.0f s)", m.vm(), m.diskKey(),
+                            m.from(), m.to(), s.getDatastoreNow(), (System.currentTimeMillis() - m.startedAtMs()) / 1000.0));
+                }
+            }
+            if (open == 0 && copying == 0) {
+                for (long id : recommendations) {
+                    JsonNode r = loop.api().get("/api/v1/recommendations/" + id);
+                    if (!r.path("state").asText().equals("APPLIED")) {
+                        say(String.format("  recommendation %d ended %s: %s %s", id, r.path("state").asText(),
+                                r.path("faultType").asText(), r.path("faultMessage").asText()));
+                    }
+                }
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("migrations not finished within " + MIGRATIONS_TIMEOUT + ": " + open
+                        + " recommendation(s) applying, " + copying + " testbed copies running");
+            }
+            if (System.nanoTime() - lastNote > 15e9) {
+                lastNote = System.nanoTime();
+                say(String.format("  ... %d recommendation(s) applying, %d copies running", open, copying));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** Every moved disk's backing file is on its destination in vCenter (govc) and in the testbed. */
+    private void checkAgainstSimulator(LocalLoop loop) throws Exception {
+        for (PlacementFollower.Move m : loop.follower().moves()) {
+            String disk = loop.scenario().vms().stream().filter(v -> v.name().equals(m.vm())).findFirst()
+                    .map(v -> v.disks().get(m.diskKey() - 2000).name()).orElse("?");
+            String expected = "[" + m.to() + "] " + m.vm() + "/" + disk;
+            String file = loop.govc().diskFiles(m.vm()).stream().filter(f -> f.contains("/" + disk))
+                    .findFirst().orElse("?");
+            say(String.format("  vCenter: %s disk %s backing %s %s", m.vm(), disk, file,
+                    file.startsWith(expected) ? "(on " + m.to() + ": ok)" : "(expected on " + m.to() + ")"));
+        }
+    }
+
+    /** Prints the before/after table; true when the worst datastore's p90 fell. */
+    private boolean printTable(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after) {
+        out.println();
+        out.println("Per-datastore latency measured by the testbed (p50/p90 in ms, IO-weighted over each datastore's disks)");
+        out.printf("%-14s | %8s %8s %6s | %8s %8s %6s%n", "datastore", "p50", "p90", "disks", "p50", "p90", "disks");
+        out.printf("%-14s | %-24s | %-24s%n", "", "before", "after");
+        for (String ds : before.keySet()) {
+            DatastoreLatency b = before.get(ds);
+            DatastoreLatency a = after.get(ds);
+            out.printf("%-14s | %8s %8s %6d | %8s %8s %6d%n", ds, ms(b.p50Ms()), ms(b.p90Ms()), b.disks(), ms(a.p50Ms()),
+                    ms(a.p90Ms()), a.disks());
+        }
+        double wb = MeasuredLatency.worstP90(before);
+        double wa = MeasuredLatency.worstP90(after);
+        boolean improved = wa < wb;
+        out.printf("worst datastore p90: %.2f ms before, %.2f ms after: %s%n", wb, wa,
+                improved ? String.format("improved by %.0f %%", 100 * (1 - wa / wb)) : "NOT improved");
+        return improved;
+    }
+
+    private static String ms(double v) {
+        return Double.isNaN(v) ? "-" : String.format("%.2f", v);
+    }
+}
