@@ -48,6 +48,33 @@ public class AgentSessions {
         }
     }
 
+    // ------------------------------------------------------------------ directives (io.opensdrs.server.balancing)
+
+    /**
+     * Sends a directive (ThrottleLimits, CongestionThresholds, InjectorRequest) on the agent's
+     * open sessions; answers how many took it (0: not connected, the caller retries later).
+     * Synchronized on the stream like the acks, since a gRPC stream takes one writer at a time.
+     */
+    public int send(String agentId, ServerMessage message) {
+        Set<ServerCallStreamObserver<ServerMessage>> mine = open.get(agentId);
+        int sent = 0;
+        if (mine != null) {
+            for (ServerCallStreamObserver<ServerMessage> s : mine) {
+                synchronized (s) {
+                    try {
+                        if (!s.isCancelled()) {
+                            s.onNext(message);
+                            sent++;
+                        }
+                    } catch (RuntimeException closed) {
+                        // the stream ended meanwhile; the agent gets the directive on its next session
+                    }
+                }
+            }
+        }
+        return sent;
+    }
+
     private static void close(ServerCallStreamObserver<ServerMessage> s, Status status) {
         synchronized (s) {
             try {
