@@ -55,6 +55,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        // the balancing package's own suite drives these; here they would add rows and agent messages mid-test
+        "sdrs.balancing.scheduler-tick=PT1H",
+        "sdrs.balancing.addition-check-interval=PT1H",
+        "sdrs.balancing.maintenance-check-interval=PT1H",
+        "sdrs.balancing.congestion-interval=PT1H",
 })
 @Import(ServerIntegrationSuite.Fixtures.class)
 @org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability

@@ -17,7 +17,10 @@ public final class ApiViews {
 
     public record SettingsView(String modelKind, String automationLevel, int spaceThresholdPct, int minSpaceDifferencePct,
                                int latencyThresholdMs, int ioImbalanceThreshold, int loadBalanceIntervalMinutes,
-                               boolean ioLoadBalanceEnabled, boolean keepVmdksTogether, double congestionAlpha) {
+                               boolean ioLoadBalanceEnabled, boolean keepVmdksTogether, double congestionAlpha,
+                               String spaceAutomationLevel, String ioAutomationLevel, String strategy, String spaceThresholdMode,
+                               int freeSpaceThresholdGb, List<SettingsRequest.VmOverrideEntry> vmOverrides,
+                               List<SettingsRequest.ServiceClassEntry> serviceClasses) {
     }
 
     /** Space of a datastore; utilisation in percent of capacity. */

@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
@@ -33,9 +34,11 @@ public class ClustersController {
     private final ClusterSettingsRepository settingsRepository;
     private final DatastoreModels models;
     private final JdbcTemplate jdbc;
+    private final ClusterPolicies policies;
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
-                              JdbcTemplate jdbc) {
+                              JdbcTemplate jdbc, ClusterPolicies policies) {
+        this.policies = policies;
         this.queries = queries;
         this.settingsRepository = settingsRepository;
         this.models = models;
@@ -59,6 +62,10 @@ public class ClustersController {
         return view(queries.settings(clusterId));
     }
 
+    private ApiViews.SettingsView view(ClusterSettings s) {
+        return view(s, policies.overrides(s.getClusterMoid()), policies.serviceClasses(s.getClusterMoid()));
+    }
+
     @PutMapping("/{clusterId}/settings")
     @Operation(summary = "Replace a cluster's Storage DRS settings")
     @Transactional
@@ -69,6 +76,8 @@ public class ClustersController {
             throw new InvalidFieldException("modelKind", "must be auto or one of " + models.kinds());
         }
         queries.cluster(clusterId);
+        // every check before the first write: a refused request changes nothing (SPEC §5)
+        policies.check(clusterId, r.vmOverrides(), r.serviceClasses());
         ClusterSettings s = queries.settings(clusterId);
         s.setModelKind(r.modelKind());
         s.setAutomationLevel(r.automationLevel());
@@ -80,8 +89,25 @@ public class ClustersController {
         s.setIoLoadBalanceEnabled(r.ioLoadBalanceEnabled());
         s.setKeepVmdksTogether(r.keepVmdksTogether());
         s.setCongestionAlpha(r.congestionAlpha());
+        if (r.spaceAutomationLevel() != null) {
+            s.setSpaceAutomationLevel("inherit".equals(r.spaceAutomationLevel()) ? null : r.spaceAutomationLevel());
+        }
+        if (r.ioAutomationLevel() != null) {
+            s.setIoAutomationLevel("inherit".equals(r.ioAutomationLevel()) ? null : r.ioAutomationLevel());
+        }
+        if (r.strategy() != null) {
+            s.setStrategy(r.strategy());
+        }
+        if (r.spaceThresholdMode() != null) {
+            s.setSpaceThresholdMode(r.spaceThresholdMode());
+        }
+        if (r.freeSpaceThresholdGb() != null) {
+            s.setFreeSpaceThresholdGb(r.freeSpaceThresholdGb());
+        }
         s.setUpdatedAt(Instant.now());
-        return view(settingsRepository.save(s));
+        ClusterSettings saved = settingsRepository.save(s);
+        policies.replace(clusterId, r.vmOverrides(), r.serviceClasses());
+        return view(saved);
     }
 
     @GetMapping("/{clusterId}/model-selection")
@@ -136,9 +162,13 @@ public class ClustersController {
                 models.selectKind(s.getModelKind(), members), view(s));
     }
 
-    static ApiViews.SettingsView view(ClusterSettings s) {
+    static ApiViews.SettingsView view(ClusterSettings s, List<SettingsRequest.VmOverrideEntry> overrides,
+                                      List<SettingsRequest.ServiceClassEntry> classes) {
         return new ApiViews.SettingsView(s.getModelKind(), s.getAutomationLevel(), s.getSpaceThresholdPct(),
                 s.getMinSpaceDifferencePct(), s.getLatencyThresholdMs(), s.getIoImbalanceThreshold(),
-                s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha());
+                s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha(),
+                s.getSpaceAutomationLevel() == null ? "inherit" : s.getSpaceAutomationLevel(),
+                s.getIoAutomationLevel() == null ? "inherit" : s.getIoAutomationLevel(), s.getStrategy(), s.getSpaceThresholdMode(),
+                s.getFreeSpaceThresholdGb(), overrides, classes);
     }
 }

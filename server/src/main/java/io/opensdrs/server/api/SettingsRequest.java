@@ -7,6 +7,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.validation.Valid;
 
 /**
  * PUT /api/v1/clusters/{id}/settings: the whole settings object. Ranges from VMware's SDRS
@@ -22,5 +24,31 @@ public record SettingsRequest(
         @NotNull @Min(60) @Max(43200) Integer loadBalanceIntervalMinutes,
         @NotNull Boolean ioLoadBalanceEnabled,
         @NotNull Boolean keepVmdksTogether,
-        @NotNull @DecimalMin(value = "0.0", inclusive = false) @DecimalMax(value = "1.0", inclusive = false) Double congestionAlpha) {
+        @NotNull @DecimalMin(value = "0.0", inclusive = false) @DecimalMax(value = "1.0", inclusive = false) Double congestionAlpha,
+        // Added with the balancing engine; optional so that earlier clients keep working: null keeps the stored value.
+        @Pattern(regexp = "manual|automated|inherit", message = "must be manual, automated or inherit (the cluster's level)")
+        String spaceAutomationLevel,
+        @Pattern(regexp = "manual|automated|inherit", message = "must be manual, automated or inherit (the cluster's level)")
+        String ioAutomationLevel,
+        @Pattern(regexp = "auto|basil|pesto|romano", message = "must be auto, basil, pesto or romano") String strategy,
+        @Pattern(regexp = "utilization|freeSpace", message = "must be utilization or freeSpace") String spaceThresholdMode,
+        @Min(1) @Max(1_000_000) Integer freeSpaceThresholdGb,
+        @Valid @Size(max = 10_000) java.util.List<VmOverrideEntry> vmOverrides,
+        @Valid @Size(max = 64) java.util.List<ServiceClassEntry> serviceClasses) {
+
+    /** A per-VM automation override (SPEC §4) and, optionally, the VM's SLEDS service class. */
+    public record VmOverrideEntry(
+            @NotNull @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String vmId,
+            @NotNull @Pattern(regexp = "default|manual|automated|excluded", message = "must be default, manual, automated or excluded")
+            String behavior,
+            @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String serviceClass) {
+    }
+
+    /** A SLEDS service class (SPEC §3.5): mean response time bound while the demand bounds hold. */
+    public record ServiceClassEntry(
+            @NotNull @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String id,
+            @NotNull @DecimalMin(value = "0.1") @DecimalMax(value = "10000") Double deliveryBoundMs,
+            @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundIops,
+            @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundBytesPerSecond) {
+    }
 }

@@ -30,6 +30,15 @@ public class ClusterSettings {
     private boolean keepVmdksTogether = true;
     /** α for the congestion threshold L_α = C / (1 − α) (Pesto Eq. 9; SIOC's default 90 %). */
     private double congestionAlpha = 0.9;
+    /** Space balancing's own level; null inherits {@link #automationLevel} (SPEC §4 per subsystem). */
+    private String spaceAutomationLevel;
+    /** IO balancing's own level; null inherits {@link #automationLevel}. */
+    private String ioAutomationLevel;
+    /** {@code auto} (romano when every fitted model is Romano's, else pesto) or basil, pesto, romano. */
+    private String strategy = "auto";
+    /** {@code utilization} (spaceThresholdPct) or {@code freeSpace} (freeSpaceThresholdGb), SPEC §4. */
+    private String spaceThresholdMode = "utilization";
+    private int freeSpaceThresholdGb = 50;
     private Instant updatedAt = Instant.EPOCH;
 
     protected ClusterSettings() {
@@ -62,6 +71,16 @@ public class ClusterSettings {
     public void setKeepVmdksTogether(boolean v) { keepVmdksTogether = v; }
     public double getCongestionAlpha() { return congestionAlpha; }
     public void setCongestionAlpha(double v) { congestionAlpha = v; }
+    public String getSpaceAutomationLevel() { return spaceAutomationLevel; }
+    public void setSpaceAutomationLevel(String v) { spaceAutomationLevel = v; }
+    public String getIoAutomationLevel() { return ioAutomationLevel; }
+    public void setIoAutomationLevel(String v) { ioAutomationLevel = v; }
+    public String getStrategy() { return strategy; }
+    public void setStrategy(String v) { strategy = v; }
+    public String getSpaceThresholdMode() { return spaceThresholdMode; }
+    public void setSpaceThresholdMode(String v) { spaceThresholdMode = v; }
+    public int getFreeSpaceThresholdGb() { return freeSpaceThresholdGb; }
+    public void setFreeSpaceThresholdGb(int v) { freeSpaceThresholdGb = v; }
     public Instant getUpdatedAt() { return updatedAt; }
     public void setUpdatedAt(Instant v) { updatedAt = v; }
 }

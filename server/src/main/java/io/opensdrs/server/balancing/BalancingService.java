@@ -1,0 +1,79 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.balance.BalancingStrategy;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.balance.StrategyRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.springframework.stereotype.Service;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A Storage DRS run over one datastore cluster (SPEC §4): the cluster's state, the cluster's
+ * strategy (settings; {@code auto} = romano when every fitted model is Romano's, else pesto),
+ * space balancing then IO balancing ({@code BalancingRun}), and the plan recorded as
+ * recommendations with explanations, faults and history; auto-applicable moves applied at once.
+ * Runs of one cluster are serialized: a scheduled run and "run now" never plan on the same state twice.
+ */
+@Service
+public class BalancingService {
+
+    /** Reason codes a balancing run produces; its still-pending recommendations are replaced by the next run's. */
+    static final List<String> RUN_REASONS = List.of(ReasonCode.BALANCE_DATASTORE_SPACE_USAGE.wireName(),
+            ReasonCode.BALANCE_DATASTORE_IO_LOAD.wireName(), ReasonCode.DATASTORE_SPACE_OUTAGE.wireName(),
+            ReasonCode.VIRTUAL_DISK_ANTI_AFFIN.wireName(), ReasonCode.VIRTUAL_DISK_JOINT_AFFIN.wireName());
+
+    private final ClusterStateAssembler assembler;
+    private final ClusterPolicies policies;
+    private final PlanRecorder recorder;
+    private final Clock clock;
+    private final StrategyRegistry strategies = StrategyRegistry.withBuiltInStrategies();
+    private final ConcurrentHashMap<String, Object> clusterLocks = new ConcurrentHashMap<>();
+    private final MeterRegistry meters;
+
+    public BalancingService(ClusterStateAssembler assembler, ClusterPolicies policies, PlanRecorder recorder, Clock clock,
+                            MeterRegistry meters) {
+        this.assembler = assembler;
+        this.policies = policies;
+        this.recorder = recorder;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** "Run Storage DRS now". */
+    public BalancingViews.RunView runNow(String clusterId) {
+        return run(clusterId, "manual");
+    }
+
+    /** One run; {@code trigger}: manual, scheduled, space-threshold. */
+    public BalancingViews.RunView run(String clusterId, String trigger) {
+        synchronized (clusterLocks.computeIfAbsent(clusterId, k -> new Object())) {
+            Timer.Sample sample = Timer.start(meters);
+            try {
+                Instant started = clock.instant();
+                ClusterStateAssembler.Assembled a = assembler.assemble(clusterId);
+                String configured = policies.settings(clusterId).getStrategy();
+                String name = configured == null || "auto".equals(configured) ? StrategyRegistry.defaultName(a.state()) : configured;
+                // seeded from the clock: Romano's annealing is reproducible for a given run time
+                BalancingStrategy strategy = strategies.create(name, started.toEpochMilli());
+                MovePlan plan = strategy.plan(a.state());
+                recorder.supersede(clusterId, RUN_REASONS, null);
+                long runId = recorder.startRun(clusterId, trigger, name, plan, started);
+                PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a);
+                return new BalancingViews.RunView(runId, clusterId, trigger, name, r.recommendationIds(), r.appliedIds(), r.faults(),
+                        plan.notes());
+            } finally {
+                sample.stop(Timer.builder("sdrs.run.duration").tag("run", "balancing").register(meters));
+            }
+        }
+    }
+
+    public StrategyRegistry strategies() {
+        return strategies;
+    }
+}

@@ -1,0 +1,72 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.balance.DatastoreForecast;
+import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.Fault;
+
+import java.util.List;
+
+/** Response shapes of the balancing endpoints (and the explanation stored with each recommendation). */
+public final class BalancingViews {
+
+    private BalancingViews() {
+    }
+
+    /** An engine fault: what could not be done, to what, and why (SPEC §4). */
+    public record FaultView(String vmId, String diskId, String datastoreId, String reasonCode, String message) {
+        static FaultView of(Fault f) {
+            return new FaultView(f.vmId(), f.diskId(), f.datastoreId(), f.reason() == null ? null : f.reason().wireName(), f.message());
+        }
+    }
+
+    /** "Run Storage DRS now": the strategy used, the recommendations created (and those applied at once), the faults. */
+    public record RunView(long runId, String clusterId, String trigger, String strategy, List<Long> recommendationIds,
+                          List<Long> appliedRecommendationIds, List<FaultView> faults, List<String> notes) {
+    }
+
+    /** An interval estimate; lower = upper = value when the model gives no interval. */
+    public record EstimateView(double value, double lower, double upper) {
+        static EstimateView of(Estimate e) {
+            return e == null ? null : new EstimateView(e.value(), e.lower(), e.upper());
+        }
+    }
+
+    /** One affected datastore: predicted mean latency before and after the move, p90 before and projected after, and the model. */
+    public record DatastoreForecastView(String datastoreId, String datastoreName, String model, EstimateView latencyBeforeMs,
+                                        EstimateView latencyAfterMs, double p90BeforeMs, double p90AfterMs) {
+        static DatastoreForecastView of(DatastoreForecast f, String name) {
+            return new DatastoreForecastView(f.datastoreId(), name, f.model(), EstimateView.of(f.latencyBeforeMs()),
+                    EstimateView.of(f.latencyAfterMs()), f.p90BeforeMs(), f.p90AfterMs());
+        }
+    }
+
+    /** Why a recommendation was made (beyond the seeds: cost and benefit on interval bounds, Pesto Eqs. 10–11). */
+    public record ExplanationView(long recommendationId, Long runId, String strategy, String reasonCode, String vmId,
+                                  List<String> diskIds, String sourceDatastoreId, String destinationDatastoreId, double sizeGb,
+                                  boolean autoApplicable, int wave, String summary, List<DatastoreForecastView> datastores,
+                                  EstimateView cost, EstimateView benefit, String createdAt) {
+    }
+
+    /** A datastore's maintenance state and the evacuation it needs. */
+    public record MaintenanceView(String datastoreId, String datastoreName, String clusterId, String state, boolean ignoreAffinity,
+                                  int disksRemaining, List<Long> recommendationIds, List<Long> appliedRecommendationIds,
+                                  List<FaultView> faults, List<String> notes) {
+    }
+
+    /** One placement: a new VM's disks to a datastore, with the ranked alternatives and the predicted latencies. */
+    public record PlacementView(String vmId, List<String> diskIds, String datastoreId, String datastoreName, String reasonCode,
+                                List<RankedDatastore> ranked, String summary, List<DatastoreForecastView> forecasts) {
+    }
+
+    public record RankedDatastore(int rank, String datastoreId, String datastoreName, Double predictedLatencyMs, String model) {
+    }
+
+    public record PlacementResult(String clusterId, String objective, List<PlacementView> placements, List<FaultView> faults) {
+    }
+
+    /** Pesto §5.5 capacity planning of one datastore. */
+    public record CapacityView(String datastore, String datastoreId, String model, double currentOutstandingIos, double qMax,
+                               double qAlpha, long disksThatFit, long byLatency, long byThroughput, long bySpace, double lAlpha,
+                               double alpha, double latencyMs) {
+    }
+}

@@ -1,0 +1,67 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.balance.CapacityPlanner;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.CongestionThresholds;
+import io.opensdrs.balance.DiskState;
+import io.opensdrs.balance.InitialPlacement;
+import io.opensdrs.balance.VmState;
+import io.opensdrs.model.Workload;
+import io.opensdrs.server.api.NotFoundException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+
+/**
+ * Pesto §5.5 capacity planning for one datastore: Q_max (Eq. 12) for a latency bound, Q_α
+ * (Eq. 13) for a fraction of peak throughput, how many more disks of a workload fit (the least of
+ * latency, throughput and space), and the congestion threshold L_α (Eq. 9). Unset inputs come from
+ * the cluster: its average disk workload and size, its IO latency threshold and its α.
+ */
+@Service
+public class CapacityAdvisor {
+
+    private final ClusterStateAssembler assembler;
+    private final ClusterPolicies policies;
+    private final JdbcTemplate jdbc;
+
+    public CapacityAdvisor(ClusterStateAssembler assembler, ClusterPolicies policies, JdbcTemplate jdbc) {
+        this.assembler = assembler;
+        this.policies = policies;
+        this.jdbc = jdbc;
+    }
+
+    /** Each argument may be null (the cluster's value is used). Percentages 0–100. */
+    public BalancingViews.CapacityView capacity(String datastoreName, Double oio, Double ioSizeKb, Double readPct, Double randomPct,
+                                                Double sizeGb, Double latencyMs, Double alpha) {
+        String[] ds = jdbc.query("SELECT moid, cluster_moid FROM datastore WHERE name = ? ORDER BY moid",
+                (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, datastoreName).stream().findFirst()
+                .orElseThrow(() -> new NotFoundException("no datastore " + datastoreName));
+        if (ds[1] == null) {
+            throw new IllegalStateException("datastore " + datastoreName + " is not in a datastore cluster");
+        }
+        ClusterStateAssembler.Assembled a = assembler.assemble(ds[1]);
+        ClusterState state = a.state();
+        Workload avg = InitialPlacement.averageWorkload(state);
+        Workload each = new Workload(oio != null ? oio : avg.outstandingIos(), ioSizeKb != null ? ioSizeKb : avg.ioSizeKb(),
+                readPct != null ? readPct / 100 : avg.readFraction(), randomPct != null ? randomPct / 100 : avg.randomFraction());
+        double size = sizeGb != null ? sizeGb : averageDiskGb(state);
+        double lMax = latencyMs != null ? latencyMs : state.settings().ioLatencyThresholdMs();
+        double a2 = alpha != null ? alpha : policies.settings(ds[1]).getCongestionAlpha();
+        CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, ds[0], each, size, lMax, a2);
+        double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds[0]);
+        return new BalancingViews.CapacityView(datastoreName, ds[0], a.modelSource().get(ds[0]), c.currentOutstandingIos(), c.qMax(),
+                c.qAlpha(), c.more(), c.moreByLatency(), c.moreByThroughput(), c.moreBySpace(), lAlpha, a2, lMax);
+    }
+
+    static double averageDiskGb(ClusterState state) {
+        double sum = 0;
+        int n = 0;
+        for (VmState vm : state.vms()) {
+            for (DiskState d : vm.disks()) {
+                sum += d.sizeGb();
+                n++;
+            }
+        }
+        return n == 0 ? 0 : sum / n;
+    }
+}

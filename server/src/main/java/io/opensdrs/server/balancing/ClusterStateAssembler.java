@@ -1,0 +1,257 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.DatastoreState;
+import io.opensdrs.balance.DefaultModelRule;
+import io.opensdrs.balance.DiskState;
+import io.opensdrs.balance.HostState;
+import io.opensdrs.balance.LatencyPercentiles;
+import io.opensdrs.balance.MaintenanceState;
+import io.opensdrs.balance.VmOverride;
+import io.opensdrs.balance.VmState;
+import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.ModelRegistry;
+import io.opensdrs.model.Observation;
+import io.opensdrs.model.Workload;
+import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.models.FitPoint;
+import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.stats.WindowPercentiles;
+import io.opensdrs.server.stats.WorkloadMetric;
+import io.opensdrs.server.stats.WorkloadPercentiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Builds the engine's {@link ClusterState} of one datastore cluster from what the server stores:
+ * the inventory (datastores of the StoragePod, hosts, VMs and their disks on those datastores),
+ * the P² percentiles (per disk: the medians of its workload characteristics, Pesto §5.2; per
+ * datastore: observed p50/p70/p90 latency), the models of the cluster's model kind (datastores
+ * without a valid one get {@link DefaultModelRule}'s model, Pesto §5.1.3), the settings, per-VM
+ * overrides and the maintenance requests.
+ *
+ * <p>Ids: datastores and hosts by managed object id (what the migration applier takes), disks as
+ * {@code vm/diskKey} (the statistics' disk identity, {@link WorkloadPercentiles#diskId}).
+ */
+@Component
+public class ClusterStateAssembler {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterStateAssembler.class);
+    private static final double GB = 1024.0 * 1024 * 1024;
+
+    /** A disk the agents have not reported yet: no load, Pesto's injector shape (4 KiB random reads). */
+    static final Workload UNOBSERVED = new Workload(0, 4, 1, 1);
+
+    private final JdbcTemplate jdbc;
+    private final WorkloadPercentiles percentiles;
+    private final DatastoreModels models;
+    private final ClusterPolicies policies;
+    private final ModelRegistry registry = ModelRegistry.withBuiltInModels();
+
+    public ClusterStateAssembler(JdbcTemplate jdbc, WorkloadPercentiles percentiles, DatastoreModels models, ClusterPolicies policies) {
+        this.jdbc = jdbc;
+        this.percentiles = percentiles;
+        this.models = models;
+        this.policies = policies;
+    }
+
+    /** A datastore of the cluster as the inventory has it. */
+    public record DatastoreRow(String id, String name, long capacityBytes, long freeBytes, boolean accessible, String vcenterMaintenance) {
+        public double usedGb() {
+            return Math.max(0, capacityBytes - freeBytes) / GB;
+        }
+    }
+
+    /** The assembled state plus what the server needs to turn the engine's answer back into its own terms. */
+    public record Assembled(ClusterState state, Map<String, DatastoreRow> datastores, String modelKind,
+                            Map<String, String> modelSource) {
+        public String datastoreName(String id) {
+            DatastoreRow r = datastores.get(id);
+            return r == null ? id : r.name();
+        }
+    }
+
+    public boolean clusterExists(String clusterId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) > 0;
+    }
+
+    public List<String> clusterIds() {
+        return jdbc.queryForList("SELECT moid FROM datastore_cluster ORDER BY moid", String.class);
+    }
+
+    public List<DatastoreRow> datastores(String clusterId) {
+        return jdbc.query("SELECT moid, name, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore"
+                        + " WHERE cluster_moid = ? ORDER BY moid",
+                (rs, i) -> new DatastoreRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getBoolean(5),
+                        rs.getString(6)), clusterId);
+    }
+
+    public Assembled assemble(String clusterId) {
+        return assemble(clusterId, policies.balancingSettings(clusterId));
+    }
+
+    public Assembled assemble(String clusterId, BalancingSettings settings) {
+        if (!clusterExists(clusterId)) {
+            throw new NotFoundException("no datastore cluster " + clusterId + " in the inventory");
+        }
+        List<DatastoreRow> rows = datastores(clusterId);
+        Map<String, DatastoreRow> byId = new LinkedHashMap<>();
+        rows.forEach(r -> byId.put(r.id(), r));
+        List<String> names = rows.stream().map(DatastoreRow::name).toList();
+        String kind = models.selectKind(policies.settings(clusterId).getModelKind(), names);
+        Map<String, MaintenanceState> requested = new LinkedHashMap<>();
+        jdbc.query("SELECT datastore_moid, state FROM datastore_maintenance WHERE cluster_moid = ?",
+                rs -> {
+                    requested.put(rs.getString(1), MaintenanceState.valueOf(rs.getString(2)));
+                }, clusterId);
+
+        Map<String, String> modelSource = new LinkedHashMap<>();
+        List<DatastoreState> datastores = new ArrayList<>();
+        for (DatastoreRow r : rows) {
+            DatastoreModel model = fittedModel(r.name(), kind);
+            modelSource.put(r.id(), model != null ? kind : DefaultModelRule.MODEL_NAME);
+            // capacity must be > 0 for the engine; an unreadable datastore reports 0 and is then inaccessible
+            double capacityGb = r.capacityBytes() > 0 ? r.capacityBytes() / GB : 1e-9;
+            datastores.add(new DatastoreState(r.id(), capacityGb, r.usedGb(), r.accessible() && r.capacityBytes() > 0,
+                    maintenance(requested.get(r.id()), r.vcenterMaintenance()), model, observedLatency(r.name())));
+        }
+
+        Map<String, Set<String>> hostDatastores = new LinkedHashMap<>();
+        jdbc.query("SELECT hd.host_moid, hd.datastore_moid FROM host_datastore hd JOIN datastore d ON d.moid = hd.datastore_moid"
+                        + " WHERE d.cluster_moid = ? ORDER BY hd.host_moid, hd.datastore_moid",
+                rs -> {
+                    hostDatastores.computeIfAbsent(rs.getString(1), h -> new LinkedHashSet<>()).add(rs.getString(2));
+                }, clusterId);
+        List<HostState> hosts = new ArrayList<>();
+        hostDatastores.forEach((h, ds) -> hosts.add(new HostState(h, ds)));
+
+        Map<String, VmOverride> overrides = policies.vmOverrides(clusterId);
+        Map<String, String> vmHost = new LinkedHashMap<>();
+        Map<String, List<DiskState>> vmDisks = new LinkedHashMap<>();
+        Duration window = longestWindow();
+        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid FROM virtual_disk vd"
+                        + " JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
+                        + " WHERE d.cluster_moid = ? ORDER BY v.moid, vd.disk_key",
+                rs -> {
+                    String vm = rs.getString(1);
+                    String diskId = WorkloadPercentiles.diskId(vm, rs.getInt(3));
+                    vmHost.put(vm, rs.getString(2));
+                    Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
+                    vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getLong(4) / GB, rs.getString(5),
+                            p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
+                            p.map(w -> median(w, WorkloadMetric.IOPS)).orElse(0.0)));
+                }, clusterId);
+        List<VmState> vms = new ArrayList<>();
+        vmDisks.forEach((vm, disks) -> {
+            String host = vmHost.get(vm);
+            vms.add(new VmState(vm, host != null && hostDatastores.containsKey(host) ? host : null,
+                    overrides.getOrDefault(vm, VmOverride.DEFAULT), null, disks));
+        });
+        ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, List.of(), settings));
+        return new Assembled(state, byId, kind, modelSource);
+    }
+
+    /** OpenSDRS's own maintenance request wins; otherwise vCenter's datastore maintenance mode. */
+    static MaintenanceState maintenance(MaintenanceState requested, String vcenter) {
+        if (requested != null) {
+            return requested;
+        }
+        if ("inMaintenance".equals(vcenter)) {
+            return MaintenanceState.IN_MAINTENANCE;
+        }
+        if ("enteringMaintenance".equals(vcenter)) {
+            return MaintenanceState.ENTERING;
+        }
+        return MaintenanceState.NORMAL;
+    }
+
+    /** The kind's newest valid fit, refitted from its stored points (exactly the model the history shows), or null. */
+    DatastoreModel fittedModel(String datastoreName, String kind) {
+        Optional<ModelRecord> record = models.latestValid(datastoreName, kind);
+        if (record.isEmpty() || !registry.names().contains(kind)) {
+            return null;
+        }
+        try {
+            DatastoreModel m = registry.create(kind);
+            List<Observation> points = new ArrayList<>();
+            for (FitPoint p : record.get().fitPoints()) {
+                if (p.latencyMs() > 0) {
+                    Workload w = new Workload(p.outstandingIos(), p.ioSizeKb(), p.readShare(), p.randomness());
+                    points.add(p.iops() == null ? new Observation(w, p.latencyMs()) : new Observation(w, p.latencyMs(), p.iops()));
+                }
+            }
+            m.fit(points);
+            return m.isFitted() ? m : null;
+        } catch (RuntimeException e) {
+            log.warn("model {} of datastore {} cannot be rebuilt: {}", kind, datastoreName, e.toString());
+            return null;
+        }
+    }
+
+    LatencyPercentiles observedLatency(String datastoreName) {
+        for (Duration w : windowsLongestFirst()) {
+            Optional<WindowPercentiles> p = percentiles.datastore(datastoreName, w);
+            if (p.isPresent() && p.get().samples() > 0 && p.get().values().get(WorkloadMetric.LATENCY_MS) != null) {
+                double[] v = p.get().values().get(WorkloadMetric.LATENCY_MS).clone();
+                Arrays.sort(v);
+                if (Arrays.stream(v).allMatch(x -> x >= 0 && Double.isFinite(x))) {
+                    return new LatencyPercentiles(v[0], v[1], v[2]);
+                }
+            }
+        }
+        return null;
+    }
+
+    private Optional<WindowPercentiles> diskPercentiles(String diskId, Duration longest) {
+        for (Duration w : windowsLongestFirst()) {
+            Optional<WindowPercentiles> p = percentiles.disk(diskId, w);
+            if (p.isPresent() && p.get().samples() > 0) {
+                return p;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The balancing period's window first (16 h by default = the invocation period), shorter ones while it is empty. */
+    private List<Duration> windowsLongestFirst() {
+        List<Duration> w = new ArrayList<>(percentiles.windows());
+        w.sort((a, b) -> b.compareTo(a));
+        return w;
+    }
+
+    private Duration longestWindow() {
+        return windowsLongestFirst().get(0);
+    }
+
+    /** A disk's workload: the median of each characteristic (Pesto §5.2 keeps percentiles per virtual disk). */
+    static Workload medianWorkload(WindowPercentiles p) {
+        double o = Math.max(0, median(p, WorkloadMetric.OUTSTANDING_IOS));
+        double z = median(p, WorkloadMetric.IO_SIZE_KB);
+        double r = clamp01(median(p, WorkloadMetric.READ_SHARE));
+        double x = clamp01(median(p, WorkloadMetric.RANDOMNESS));
+        return new Workload(Double.isFinite(o) ? o : 0, z > 0 && Double.isFinite(z) ? z : 4, r, x);
+    }
+
+    static double median(WindowPercentiles p, WorkloadMetric m) {
+        double[] v = p.values().get(m);
+        return v == null || v.length == 0 || !Double.isFinite(v[0]) ? 0 : v[0];
+    }
+
+    private static double clamp01(double v) {
+        return Double.isFinite(v) ? Math.max(0, Math.min(1, v)) : 0;
+    }
+}

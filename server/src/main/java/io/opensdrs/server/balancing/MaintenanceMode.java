@@ -1,0 +1,133 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.MaintenanceEvacuation;
+import io.opensdrs.balance.MaintenanceState;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.server.api.NotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Datastore maintenance mode (SPEC §4, Pesto §5.4.2): entering plans the evacuation — every disk
+ * to the most balanced allowed destination, a series of initial placements
+ * ({@link MaintenanceEvacuation}) — and records it as {@code datastoreMaint} recommendations;
+ * disks that cannot move (excluded VMs, no destination that keeps the rules, space) are faults
+ * with the reason. The datastore stays ENTERING until no disk is left on it, then it is
+ * IN_MAINTENANCE; the balancer never places anything on it meanwhile. "Ignore affinity rules for
+ * maintenance" skips the anti-affinity rules only.
+ */
+@Service
+public class MaintenanceMode {
+
+    private static final Logger log = LoggerFactory.getLogger(MaintenanceMode.class);
+
+    private final JdbcTemplate jdbc;
+    private final ClusterStateAssembler assembler;
+    private final PlanRecorder recorder;
+    private final Clock clock;
+
+    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, Clock clock) {
+        this.jdbc = jdbc;
+        this.assembler = assembler;
+        this.recorder = recorder;
+        this.clock = clock;
+    }
+
+    record Target(String id, String name, String clusterId) {
+    }
+
+    Target target(String datastoreName) {
+        Target t = jdbc.query("SELECT moid, name, cluster_moid FROM datastore WHERE name = ? ORDER BY moid",
+                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), datastoreName).stream().findFirst()
+                .orElseThrow(() -> new NotFoundException("no datastore " + datastoreName));
+        if (t.clusterId() == null) {
+            throw new IllegalStateException("datastore " + datastoreName + " is not in a datastore cluster: Storage DRS maintenance mode"
+                    + " evacuates into the other datastores of its cluster");
+        }
+        return t;
+    }
+
+    public BalancingViews.MaintenanceView enter(String datastoreName, boolean ignoreAffinity) {
+        Target t = target(datastoreName);
+        synchronized (this) {
+            Timestamp now = Timestamp.from(clock.instant());
+            int updated = jdbc.update("UPDATE datastore_maintenance SET ignore_affinity = ?, updated_at = ? WHERE datastore_moid = ?",
+                    ignoreAffinity, now, t.id());
+            if (updated == 0) {
+                jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), ignoreAffinity, now, now);
+                recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode"
+                        + (ignoreAffinity ? " (ignoring affinity rules)" : ""), null);
+            }
+            ClusterStateAssembler.Assembled a = assembler.assemble(t.clusterId());
+            MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
+            recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
+            long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
+            PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
+            MaintenanceState after = settle(t, a.state());
+            return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
+                    r.recommendationIds(), r.appliedIds(), r.faults(), plan.notes());
+        }
+    }
+
+    public BalancingViews.MaintenanceView exit(String datastoreName) {
+        Target t = target(datastoreName);
+        synchronized (this) {
+            if (jdbc.update("DELETE FROM datastore_maintenance WHERE datastore_moid = ?", t.id()) > 0) {
+                recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
+                recorder.history(t.clusterId(), "maintenance-exit", "datastore " + t.name() + " left maintenance mode", null);
+            }
+            return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(), false,
+                    disksOn(t.id()), List.of(), List.of(), List.of(), List.of());
+        }
+    }
+
+    public MaintenanceState state(String datastoreId) {
+        return jdbc.queryForList("SELECT state FROM datastore_maintenance WHERE datastore_moid = ?", String.class, datastoreId)
+                .stream().findFirst().map(MaintenanceState::valueOf).orElse(MaintenanceState.NORMAL);
+    }
+
+    /** ENTERING → IN_MAINTENANCE once the inventory shows the datastore empty (SPEC §4). */
+    MaintenanceState settle(Target t, ClusterState state) {
+        MaintenanceState after = MaintenanceEvacuation.stateAfter(state, t.id());
+        if (after == MaintenanceState.IN_MAINTENANCE && disksOn(t.id()) == 0
+                && jdbc.update("UPDATE datastore_maintenance SET state = ?, updated_at = ? WHERE datastore_moid = ? AND state = ?",
+                        MaintenanceState.IN_MAINTENANCE.name(), Timestamp.from(clock.instant()), t.id(), MaintenanceState.ENTERING.name()) > 0) {
+            recorder.history(t.clusterId(), "maintenance-entered", "datastore " + t.name() + " is empty: in maintenance", null);
+        }
+        return state(t.id());
+    }
+
+    /** Follows the evacuation as the inventory changes. */
+    @Scheduled(fixedDelayString = "${sdrs.balancing.maintenance-check-interval:PT20S}")
+    public void progress() {
+        List<Target> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid FROM datastore_maintenance m"
+                        + " JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
+                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), MaintenanceState.ENTERING.name());
+        for (Target t : entering) {
+            try {
+                synchronized (this) {
+                    if (disksOn(t.id()) == 0) {
+                        settle(t, assembler.assemble(t.clusterId()).state());
+                    }
+                }
+            } catch (RuntimeException e) {
+                log.warn("maintenance progress of {} failed: {}", t.name(), e.toString());
+            }
+        }
+    }
+
+    int disksOn(String datastoreId) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE datastore_moid = ?", Long.class, datastoreId);
+        return n == null ? 0 : n.intValue();
+    }
+}

@@ -1,0 +1,203 @@
+package io.opensdrs.server.balancing;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.balance.Fault;
+import io.opensdrs.balance.Move;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.migration.Recommendation;
+import io.opensdrs.server.migration.Recommendations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Component;
+
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns an engine {@link MovePlan} into the server's records: one recommendation per move through
+ * the migration applier's {@link Recommendations} service (reason code from the move), its
+ * explanation (table recommendation_explanation), the faults (table fault), the action history;
+ * and applies at once the moves the engine marked auto-applicable (automated cluster, subsystem
+ * or VM — manual never moves anything, SPEC §4).
+ */
+@Component
+public class PlanRecorder {
+
+    private static final Logger log = LoggerFactory.getLogger(PlanRecorder.class);
+
+    private final Recommendations recommendations;
+    private final JdbcTemplate jdbc;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock) {
+        this.recommendations = recommendations;
+        this.jdbc = jdbc;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** What was recorded. */
+    public record Recorded(List<Long> recommendationIds, List<Long> appliedIds, List<BalancingViews.FaultView> faults) {
+    }
+
+    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, Instant started) {
+        GeneratedKeyHolder key = new GeneratedKeyHolder();
+        String notes = String.join("; ", plan.notes());
+        jdbc.update(c -> {
+            PreparedStatement ps = c.prepareStatement("INSERT INTO balancing_run (cluster_moid, run_trigger, strategy, moves, faults, notes,"
+                    + " started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", new String[] {"id"});
+            ps.setString(1, clusterId);
+            ps.setString(2, trigger);
+            ps.setString(3, strategy);
+            ps.setInt(4, plan.moves().size());
+            ps.setInt(5, plan.faults().size());
+            ps.setString(6, notes.length() > 4000 ? notes.substring(0, 4000) : notes);
+            ps.setTimestamp(7, Timestamp.from(started));
+            ps.setTimestamp(8, Timestamp.from(clock.instant()));
+            return ps;
+        }, key);
+        long runId = key.getKey().longValue();
+        history(clusterId, "run", trigger + " run with " + strategy + ": " + plan.moves().size() + " moves, " + plan.faults().size()
+                + " faults" + (notes.isEmpty() ? "" : " (" + truncate(notes, 1500) + ")"), null);
+        return runId;
+    }
+
+    public Recorded record(String clusterId, long runId, MovePlan plan, ClusterStateAssembler.Assembled assembled) {
+        List<Long> ids = new ArrayList<>();
+        List<Long> applied = new ArrayList<>();
+        List<BalancingViews.FaultView> faults = new ArrayList<>();
+        for (Fault f : plan.faults()) {
+            faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f)));
+        }
+        for (Move m : plan.moves()) {
+            Recommendation r;
+            try {
+                r = recommendations.create(clusterId, m.reason().wireName(), List.of(toMigrationMove(m)));
+            } catch (InvalidFieldException | NotFoundException e) {
+                // the inventory changed under the plan (a VM or disk gone): the move cannot be recommended
+                faults.add(fault(clusterId, runId, new BalancingViews.FaultView(m.vmId(), String.join(",", m.diskIds()),
+                        m.sourceDatastoreId(), m.reason().wireName(), "move to " + m.destinationDatastoreId()
+                        + " not recommended: " + e.getMessage())));
+                continue;
+            }
+            ids.add(r.id());
+            explanation(r.id(), runId, plan.strategy(), m, assembled);
+            history(clusterId, "recommended", m.reason().wireName() + ": " + m.vmId() + " " + m.diskIds() + " "
+                    + assembled.datastoreName(m.sourceDatastoreId()) + " -> " + assembled.datastoreName(m.destinationDatastoreId())
+                    + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
+            if (m.autoApplicable()) {
+                try {
+                    recommendations.apply(r.id());
+                    applied.add(r.id());
+                    history(clusterId, "applied", "applied automatically (" + m.reason().wireName() + ")", r.id());
+                } catch (IllegalStateException e) {
+                    // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator
+                    history(clusterId, "not-applied", truncate(e.getMessage(), 1900), r.id());
+                }
+            }
+        }
+        return new Recorded(ids, applied, faults);
+    }
+
+    /**
+     * The applier's move: the listed disks, or — when the move carries every disk the VM has
+     * (SDRS's keep-together unit, SPEC §4) — the whole VM, home included.
+     */
+    io.opensdrs.server.migration.Move toMigrationMove(Move m) {
+        List<Integer> keys = new ArrayList<>();
+        for (String d : m.diskIds()) {
+            keys.add(Integer.parseInt(d.substring(d.lastIndexOf('/') + 1)));
+        }
+        Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
+        boolean wholeVm = all != null && all == keys.size() && keys.size() > 1;
+        return new io.opensdrs.server.migration.Move(m.vmId(), wholeVm ? List.of() : keys, m.destinationDatastoreId());
+    }
+
+    void explanation(long recommendationId, long runId, String strategy, Move m, ClusterStateAssembler.Assembled a) {
+        List<BalancingViews.DatastoreForecastView> forecasts = new ArrayList<>();
+        String summary = m.explanation() == null ? m.reason().wireName() : m.explanation().summary();
+        if (m.explanation() != null) {
+            m.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a.datastoreName(f.datastoreId()))));
+        }
+        Instant now = clock.instant();
+        BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(recommendationId, runId, strategy, m.reason().wireName(),
+                m.vmId(), m.diskIds(), m.sourceDatastoreId(), m.destinationDatastoreId(), m.sizeGb(), m.autoApplicable(), m.wave(),
+                summary, forecasts, BalancingViews.EstimateView.of(m.cost()), BalancingViews.EstimateView.of(m.benefit()), now.toString());
+        String body;
+        try {
+            body = json.writeValueAsString(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("explanation of recommendation " + recommendationId + " cannot be written", e);
+        }
+        jdbc.update("INSERT INTO recommendation_explanation (recommendation_id, run_id, strategy, reason_code, vm_moid, disk_ids,"
+                        + " source_datastore, destination_datastore, size_gb, auto_applicable, wave, summary, explanation_json, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", recommendationId, runId, strategy, m.reason().wireName(),
+                m.vmId(), truncate(String.join(",", m.diskIds()), 1024), m.sourceDatastoreId(), m.destinationDatastoreId(),
+                m.sizeGb(), m.autoApplicable(), m.wave(), truncate(summary, 2000), body, Timestamp.from(now));
+    }
+
+    public Optional<BalancingViews.ExplanationView> explanation(long recommendationId) {
+        return jdbc.queryForList("SELECT explanation_json FROM recommendation_explanation WHERE recommendation_id = ?", String.class,
+                recommendationId).stream().findFirst().map(s -> {
+                    try {
+                        return json.readValue(s, BalancingViews.ExplanationView.class);
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException("stored explanation of recommendation " + recommendationId + " is unreadable", e);
+                    }
+                });
+    }
+
+    /** Still-PENDING recommendations this engine made for a cluster with the given reason codes: superseded by a newer plan. */
+    public void supersede(String clusterId, List<String> reasonCodes, String datastoreId) {
+        StringBuilder sql = new StringBuilder("SELECT r.id FROM recommendation r JOIN recommendation_explanation e ON e.recommendation_id = r.id"
+                + " WHERE r.cluster_moid = ? AND r.state = 'PENDING' AND e.reason_code IN (");
+        List<Object> args = new ArrayList<>(List.of(clusterId));
+        for (int i = 0; i < reasonCodes.size(); i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+            args.add(reasonCodes.get(i));
+        }
+        sql.append(')');
+        if (datastoreId != null) {
+            sql.append(" AND e.source_datastore = ?");
+            args.add(datastoreId);
+        }
+        for (Long id : jdbc.queryForList(sql.toString(), Long.class, args.toArray())) {
+            try {
+                recommendations.dismiss(id);
+                history(clusterId, "superseded", "dismissed: a newer run replaces it", id);
+            } catch (IllegalStateException raced) {
+                log.debug("recommendation {} changed state meanwhile: {}", id, raced.getMessage());
+            }
+        }
+    }
+
+    BalancingViews.FaultView fault(String clusterId, long runId, BalancingViews.FaultView f) {
+        String subject = f.vmId() != null ? f.vmId() + (f.diskId() != null ? " " + f.diskId() : "")
+                + (f.datastoreId() != null ? " on " + f.datastoreId() : "") : String.valueOf(f.datastoreId());
+        jdbc.update("INSERT INTO fault (cluster_moid, subject, reason, created_at, reason_code, vm_moid, disk_id, datastore_moid, run_id)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", clusterId, truncate(subject, 255),
+                truncate((f.reasonCode() == null ? "" : f.reasonCode() + ": ") + f.message(), 2000), Timestamp.from(clock.instant()),
+                f.reasonCode(), f.vmId(), f.diskId() == null ? null : truncate(f.diskId(), 128), f.datastoreId(), runId);
+        return f;
+    }
+
+    public void history(String clusterId, String action, String detail, Long recommendationId) {
+        jdbc.update("INSERT INTO action_history (cluster_moid, action, detail, recommendation_id, occurred_at) VALUES (?, ?, ?, ?, ?)",
+                clusterId, action, truncate(detail, 2000), recommendationId, Timestamp.from(clock.instant()));
+    }
+
+    static String truncate(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+}

@@ -1,0 +1,518 @@
+package io.opensdrs.server.balancing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.bench.SimulatedAgent;
+import io.opensdrs.server.ingest.AgentGrpcServer;
+import io.opensdrs.server.inventory.InMemoryInventorySource;
+import io.opensdrs.server.inventory.InventoryChanges;
+import io.opensdrs.server.inventory.InventorySnapshot;
+import io.opensdrs.shared.agent.v1.AckStatus;
+import io.opensdrs.shared.agent.v1.AgentMessage;
+import io.opensdrs.shared.agent.v1.InjectorMode;
+import io.opensdrs.shared.agent.v1.InjectorPoint;
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import io.opensdrs.shared.agent.v1.LqFit;
+import io.opensdrs.shared.agent.v1.ServerMessage;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The balancing engine inside the server, driven over REST and gRPC: a real server on a
+ * Flyway-migrated database, an in-memory inventory (test fixture), a recording vCenter (test
+ * fixture: it counts RelocateVM calls) and an advanceable clock. Run on H2 and on PostgreSQL.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sdrs.grpc.port=0",
+        "sdrs.security.users[0].name=admin",
+        "sdrs.security.users[0].password=test-secret",
+        "sdrs.models.refresh-interval=PT1H",
+        "sdrs.inventory.incremental-interval=PT1H",
+        "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.plugin.register=false",
+        // the tests drive these by hand with the injected clock
+        "sdrs.balancing.scheduler-tick=PT1H",
+        "sdrs.balancing.addition-check-interval=PT1H",
+        "sdrs.balancing.maintenance-check-interval=PT1H",
+        "sdrs.balancing.congestion-interval=PT1H",
+})
+@Import(BalancingIntegrationSuite.Fixtures.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class BalancingIntegrationSuite {
+
+    /** A clock the test moves. */
+    static final class AdvanceableClock extends Clock {
+        private volatile Instant now = Instant.parse("2030-01-01T00:00:00Z");
+
+        void set(Instant t) {
+            now = t;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @TestConfiguration
+    static class Fixtures {
+        @Bean
+        InMemoryInventorySource inventorySource() {
+            return new InMemoryInventorySource();
+        }
+
+        @Bean
+        RecordingVSphereClient recordingVCenter() {
+            return new RecordingVSphereClient();
+        }
+
+        @Bean
+        @Primary
+        AdvanceableClock testClock() {
+            return new AdvanceableClock();
+        }
+    }
+
+    @Autowired TestRestTemplate rest;
+    @Autowired JdbcTemplate jdbc;
+    @Autowired InMemoryInventorySource inventory;
+    @Autowired RecordingVSphereClient vcenter;
+    @Autowired AdvanceableClock clock;
+    @Autowired BalancingScheduler scheduler;
+    @Autowired MaintenanceMode maintenance;
+    @Autowired DatastoreAddition addition;
+    @Autowired AgentGrpcServer grpc;
+    final ObjectMapper json = new ObjectMapper();
+
+    static final long GB = 1L << 30;
+
+    // ------------------------------------------------------------------ fixture
+
+    /**
+     * pod1: ds-a (1000 GB, 90 % used: above the 80 % threshold) and ds-b (2000 GB, 10 % used);
+     * both hosts see both; web (two disks) and db (one disk) live on ds-a.
+     */
+    static InventorySnapshot crowded(String version) {
+        return new InventorySnapshot(version,
+                List.of(new InventorySnapshot.DatacenterInfo("datacenter-1", "dc1")),
+                List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1")),
+                List.of(InMemoryInventorySource.ds("datastore-11", "ds-a", "group-p1", 1000 * GB, 100 * GB),
+                        InMemoryInventorySource.ds("datastore-12", "ds-b", "group-p1", 2000 * GB, 1800 * GB)),
+                List.of(new InventorySnapshot.HostInfo("host-21", "esx1", "datacenter-1", List.of("datastore-11", "datastore-12")),
+                        new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12"))),
+                List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
+                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] web/web.vmdk", 150 * GB, "datastore-11"),
+                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-a] web/web_1.vmdk", 100 * GB, "datastore-11"))),
+                        new InventorySnapshot.VmInfo("vm-32", "db", "host-22", List.of(
+                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 300 * GB, "datastore-11")))));
+    }
+
+    /** The same inventory as vCenter's own answer, for the applier's pre-conditions. */
+    static io.opensdrs.server.vsphere.InventorySnapshot crowdedInVCenter() {
+        return new io.opensdrs.server.vsphere.InventorySnapshot("1",
+                List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Datacenter("datacenter-1", "dc1", List.of("datastore-11", "datastore-12"))),
+                List.of(new io.opensdrs.server.vsphere.InventorySnapshot.StoragePod("group-p1", "pod1", List.of("datastore-11", "datastore-12"),
+                        3000 * GB, 1900 * GB)),
+                List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Datastore("datastore-11", "ds-a", "ds:///a/", "VMFS", 1000 * GB, 100 * GB,
+                                true, "normal", "group-p1"),
+                        new io.opensdrs.server.vsphere.InventorySnapshot.Datastore("datastore-12", "ds-b", "ds:///b/", "VMFS", 2000 * GB, 1800 * GB,
+                                true, "normal", "group-p1")),
+                List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Host("host-21", "esx1", List.of("datastore-11", "datastore-12")),
+                        new io.opensdrs.server.vsphere.InventorySnapshot.Host("host-22", "esx2", List.of("datastore-11", "datastore-12"))),
+                List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-31", "web", "host-21", List.of("datastore-11"), List.of(
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] web/web.vmdk", "datastore-11", 150 * GB, false),
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2001, "Hard disk 2", "[ds-a] web/web_1.vmdk", "datastore-11", 100 * GB, false))),
+                        new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-32", "db", "host-22", List.of("datastore-11"), List.of(
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] db/db.vmdk", "datastore-11", 300 * GB, false)))));
+    }
+
+    void syncCrowded(String version) throws Exception {
+        inventory.setSnapshot(crowded(version));
+        vcenter.setInventory(crowdedInVCenter());
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+    }
+
+    TestRestTemplate admin() {
+        return rest.withBasicAuth("admin", "test-secret");
+    }
+
+    JsonNode call(HttpMethod method, String path, Object body, int expectedStatus) throws Exception {
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        String payload = body == null ? null : body instanceof String ? (String) body : json.writeValueAsString(body);
+        ResponseEntity<String> r = admin().exchange(path, method, new HttpEntity<>(payload, h), String.class);
+        assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
+        return r.getBody() == null ? null : json.readTree(r.getBody());
+    }
+
+    Map<String, Object> settings(String automation) {
+        Map<String, Object> s = new TreeMap<>();
+        s.put("modelKind", "auto");
+        s.put("automationLevel", automation);
+        s.put("spaceThresholdPct", 80);
+        s.put("minSpaceDifferencePct", 5);
+        s.put("latencyThresholdMs", 15);
+        s.put("ioImbalanceThreshold", 5);
+        s.put("loadBalanceIntervalMinutes", 960);
+        s.put("ioLoadBalanceEnabled", true);
+        s.put("keepVmdksTogether", true);
+        s.put("congestionAlpha", 0.9);
+        return s;
+    }
+
+    static List<Long> ids(JsonNode array) {
+        List<Long> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asLong()));
+        return out;
+    }
+
+    // ------------------------------------------------------------------ automation levels
+
+    @Test
+    @Order(1)
+    void manualModeRecommendsWithExplanationsAndNeverMovesAnything() throws Exception {
+        syncCrowded("m1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(run.get("strategy").asText()).isIn("pesto", "romano", "basil");
+        List<Long> recs = ids(run.get("recommendationIds"));
+        assertThat(recs).as(run.toString()).isNotEmpty();
+        assertThat(run.get("appliedRecommendationIds")).isEmpty();
+        for (long id : recs) {
+            JsonNode r = call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200);
+            assertThat(r.toString()).contains("PENDING");
+            JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200);
+            assertThat(e.get("reasonCode").asText()).isIn("balanceDatastoreSpaceUsage", "datastoreSpaceOutage");
+            assertThat(e.get("sourceDatastoreId").asText()).isEqualTo("datastore-11");
+            assertThat(e.get("autoApplicable").asBoolean()).isFalse();
+            assertThat(e.get("datastores")).isNotEmpty();
+            for (JsonNode f : e.get("datastores")) {
+                assertThat(f.get("model").asText()).isNotBlank();
+                assertThat(f.get("latencyBeforeMs").get("lower").asDouble()).isLessThanOrEqualTo(f.get("latencyBeforeMs").get("upper").asDouble());
+                assertThat(f.has("latencyAfterMs")).isTrue();
+            }
+        }
+        // the applier loop polls every 0.5 s: give it time to (wrongly) issue something
+        Thread.sleep(2000);
+        assertThat(vcenter.relocations).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE task_moid IS NOT NULL OR state <> 'QUEUED'", Long.class)).isZero();
+        JsonNode history = call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200);
+        assertThat(history.toString()).contains("recommended", "manual: awaiting approval");
+
+        // a second run replaces the still-pending recommendations instead of piling them up
+        JsonNode again = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + recs.get(0), null, 200).toString()).contains("DISMISSED");
+        assertThat(ids(again.get("recommendationIds"))).isNotEmpty();
+        assertThat(vcenter.relocations).isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void automatedModeAppliesAtOnce() throws Exception {
+        syncCrowded("a1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("automated"), 200);
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        List<Long> recs = ids(run.get("recommendationIds"));
+        assertThat(recs).isNotEmpty();
+        assertThat(ids(run.get("appliedRecommendationIds"))).containsExactlyElementsOf(recs);
+        for (long id : recs) {
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).toString()).doesNotContain("\"PENDING\"");
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200).get("autoApplicable").asBoolean()).isTrue();
+        }
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (vcenter.relocations.isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(vcenter.relocations).as("RelocateVM issued by the applier").isNotEmpty();
+
+        // a per-subsystem level: space balancing manual while the cluster is automated → nothing applied
+        Map<String, Object> s = settings("automated");
+        s.put("spaceAutomationLevel", "manual");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("spaceAutomationLevel").asText()).isEqualTo("manual");
+        JsonNode manualSpace = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(manualSpace.get("appliedRecommendationIds")).isEmpty();
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
+
+    // ------------------------------------------------------------------ scheduler
+
+    long runs(String trigger) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE cluster_moid = 'group-p1' AND run_trigger = ?", Long.class, trigger);
+    }
+
+    @Test
+    @Order(3)
+    void scheduledRunFiresAtTheConfiguredIntervalAndNotBefore() throws Exception {
+        clock.set(Instant.parse("2031-06-01T00:00:00Z"));
+        syncCrowded("s1");
+        Map<String, Object> s = settings("manual");
+        s.put("loadBalanceIntervalMinutes", 120);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        long spaceRuns = runs("space-threshold");
+        scheduler.tick();
+        // ds-a is above 80 %: the first look is a crossing → an immediate run; no scheduled one yet
+        assertThat(runs("space-threshold")).isEqualTo(spaceRuns + 1);
+        assertThat(runs("scheduled")).isZero();
+        clock.advance(Duration.ofMinutes(119));
+        scheduler.tick();
+        assertThat(runs("scheduled")).isZero();
+        assertThat(runs("space-threshold")).as("still above: not a new crossing").isEqualTo(spaceRuns + 1);
+        clock.advance(Duration.ofMinutes(1));
+        scheduler.tick();
+        assertThat(runs("scheduled")).isEqualTo(1);
+        clock.advance(Duration.ofMinutes(119));
+        scheduler.tick();
+        assertThat(runs("scheduled")).isEqualTo(1);
+        clock.advance(Duration.ofMinutes(1));
+        scheduler.tick();
+        assertThat(runs("scheduled")).isEqualTo(2);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
+
+    // ------------------------------------------------------------------ maintenance mode
+
+    @Test
+    @Order(4)
+    void maintenanceModeEvacuatesReportsUnmovableDisksAndStaysEnteringUntilEmpty() throws Exception {
+        syncCrowded("mm1");
+        Map<String, Object> s = settings("manual");
+        s.put("vmOverrides", List.of(Map.of("vmId", "vm-32", "behavior", "excluded")));
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true, "ignoreAffinity", false), 200);
+        assertThat(m.get("state").asText()).isEqualTo("ENTERING");
+        List<Long> recs = ids(m.get("recommendationIds"));
+        assertThat(recs).hasSize(1);
+        JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + recs.get(0) + "/explanation", null, 200);
+        assertThat(e.get("reasonCode").asText()).isEqualTo("datastoreMaint");
+        assertThat(e.get("vmId").asText()).isEqualTo("vm-31");
+        assertThat(e.get("destinationDatastoreId").asText()).isEqualTo("datastore-12");
+        assertThat(m.get("faults").toString()).contains("vm-32", "datastoreMaint");
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).toString()).contains("vm-32");
+        // while entering, a balancing run never chooses ds-a as a destination
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        for (long id : ids(run.get("recommendationIds"))) {
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200)
+                    .get("destinationDatastoreId").asText()).isNotEqualTo("datastore-11");
+        }
+
+        // the disks leave ds-a (web moved, db deleted): the datastore is then in maintenance
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
+        inventory.queue(new InventoryChanges("mm2", false, List.of(), List.of(), List.of(), List.of(),
+                List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
+                        new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] web/web.vmdk", 150 * GB, "datastore-12"),
+                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100 * GB, "datastore-12")))),
+                List.of(new InventoryChanges.Removed(InventoryChanges.Kind.VM, "vm-32"))));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("IN_MAINTENANCE");
+        JsonNode exit = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        assertThat(exit.get("state").asText()).isEqualTo("NORMAL");
+        Map<String, Object> reset = settings("manual");
+        reset.put("vmOverrides", List.of());
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
+    }
+
+    // ------------------------------------------------------------------ datastore addition
+
+    static InjectorResult injectorRun(String ds, double slope, double intercept) {
+        InjectorResult.Builder r = InjectorResult.newBuilder().setDatastore(ds).setRunId("run-" + UUID.randomUUID())
+                .setStartedMs(1_700_000_000_000L).setFinishedMs(1_700_000_060_000L).setIoSizeKb(4).setReadShare(1).setRandomness(1)
+                .setMode(InjectorMode.EMULATED).setValid(true).setAttempt(1);
+        for (int q = 2; q <= 32; q *= 2) {
+            double l = slope * q + intercept;
+            r.addPoints(InjectorPoint.newBuilder().setTargetOio(q).setMeasuredOio(q).setIoCount(1000).setDurationS(5)
+                    .setIops(q / l * 1000).setMeanLatencyMs(l));
+        }
+        return r.setFit(LqFit.newBuilder().setSlopeMsPerIo(slope).setInterceptMs(intercept).setRSquared(1).setPoints(5)).build();
+    }
+
+    static ServerMessage next(SimulatedAgent.Session s, java.util.function.Predicate<ServerMessage> what) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (System.currentTimeMillis() < deadline) {
+            ServerMessage m = s.take(1000);
+            if (m != null && what.test(m)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    @Order(5)
+    void anAddedDatastoreGetsTheDefaultModelAnInjectorRequestThenItsModelAndReceivesDisks() throws Exception {
+        syncCrowded("add1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        addition.check();
+        String agentId = "agent-" + UUID.randomUUID();
+        String token = call(HttpMethod.POST, "/api/v1/agents", Map.of("agentId", agentId), 201).get("token").asText();
+        try (SimulatedAgent a = new SimulatedAgent("localhost", grpc.port(), token)) {
+            assertThat(a.register(agentId, "esx1", List.of("ds-new")).getAccepted()).isTrue();
+            SimulatedAgent.Session session = a.openSession();
+            // a first message makes sure the server holds the session before anything is sent on it
+            session.send(AgentMessage.newBuilder().setSeq(1).setDatastoreState(io.opensdrs.shared.agent.v1.DatastoreState.newBuilder()
+                    .setDatastore("ds-new").setHost("esx1").setPeriodEndMs(1_700_000_000_000L).setIoCount(0).setOutstandingIos(0)
+                    .setMeanLatencyMs(0).setIdle(true).build()).build());
+            assertThat(next(session, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
+
+            inventory.queue(new InventoryChanges("add2", false, List.of(), List.of(),
+                    // ds-b meanwhile filled to 79 %: only the new datastore can take ds-a's overflow
+                    List.of(InMemoryInventorySource.ds("datastore-15", "ds-new", "group-p1", 4000 * GB, 4000 * GB),
+                            InMemoryInventorySource.ds("datastore-12", "ds-b", "group-p1", 2000 * GB, 420 * GB)),
+                    List.of(new InventorySnapshot.HostInfo("host-21", "esx1", "datacenter-1", List.of("datastore-11", "datastore-12", "datastore-15")),
+                            new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12", "datastore-15"))),
+                    List.of(), List.of()));
+            call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
+            List<DatastoreAddition.Requested> requested = addition.check();
+            assertThat(requested).extracting(DatastoreAddition.Requested::datastore).contains("ds-new");
+            ServerMessage req = next(session, ServerMessage::hasInjectorRequest);
+            assertThat(req).as("InjectorRequest on the agent's session").isNotNull();
+            assertThat(req.getInjectorRequest().getDatastore()).isEqualTo("ds-new");
+            assertThat(req.getInjectorRequest().getReason()).isEqualTo("datastore added");
+            // asked once, not at every look
+            assertThat(addition.check()).extracting(DatastoreAddition.Requested::datastore).doesNotContain("ds-new");
+
+            // until the injector model arrives: the default model; the new datastore receives disks
+            assertThat(call(HttpMethod.GET, "/api/v1/datastores/ds-new/model?kind=pesto", null, 200).get("model").get("source").asText())
+                    .isEqualTo("default");
+            JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+            Set<String> destinations = new HashSet<>();
+            for (long id : ids(run.get("recommendationIds"))) {
+                JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200);
+                destinations.add(e.get("destinationDatastoreId").asText());
+                e.get("datastores").forEach(f -> {
+                    if (f.get("datastoreId").asText().equals("datastore-15")) {
+                        assertThat(f.get("model").asText()).contains("default");
+                    }
+                });
+            }
+            assertThat(destinations).contains("datastore-15");
+            JsonNode placement = call(HttpMethod.POST, "/api/v1/clusters/group-p1/placement", Map.of("sizeGB", 50), 200);
+            assertThat(placement.get("placements").get(0).get("ranked").toString()).contains("datastore-15");
+
+            // the injector's result arrives: the datastore now has its own model
+            session.send(AgentMessage.newBuilder().setSeq(2).setInjectorResult(injectorRun("ds-new", 0.2, 0.5)).build());
+            assertThat(next(session, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
+            assertThat(call(HttpMethod.GET, "/api/v1/datastores/ds-new/model?kind=pesto", null, 200).get("model").get("source").asText())
+                    .isEqualTo("injector");
+            JsonNode capacity = call(HttpMethod.GET, "/api/v1/datastores/ds-new/capacity?oio=2&ioSizeKB=4&readPct=100&randomPct=100&latencyMs=5&alpha=0.8",
+                    null, 200);
+            // Pesto Eqs. 12, 13, 9 on m = 0.2, C = 0.5
+            assertThat(capacity.get("qMax").asDouble()).isCloseTo((5 - 0.5) / 0.2, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(capacity.get("qAlpha").asDouble()).isCloseTo(0.8 * 0.5 / (0.2 * 0.2), org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(capacity.get("lAlpha").asDouble()).isCloseTo(0.5 / 0.2, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(capacity.get("disksThatFit").asLong()).isEqualTo(5);
+            session.complete();
+        }
+    }
+
+    // ------------------------------------------------------------------ validation
+
+    Map<String, Object> fingerprint() {
+        Map<String, Object> f = new TreeMap<>();
+        for (String t : List.of("recommendation", "migration_action", "recommendation_explanation", "fault", "action_history",
+                "balancing_run", "datastore_maintenance", "vm_override", "service_class", "vm_service_class")) {
+            f.put(t, jdbc.queryForObject("SELECT COUNT(*) FROM " + t, Long.class));
+        }
+        f.put("settings", jdbc.queryForList("SELECT * FROM cluster_settings ORDER BY cluster_moid").toString());
+        return f;
+    }
+
+    @Test
+    @Order(6)
+    void everyBalancingEndpointAnswersBadInputWith400NamingTheFieldAndChangesNothing() throws Exception {
+        syncCrowded("v1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        List<Object[]> cases = new ArrayList<>();
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/clusters/bad!id/run", null, "clusterId"});
+        cases.add(new Object[]{HttpMethod.GET, "/api/v1/recommendations/0/explanation", null, "id"});
+        cases.add(new Object[]{HttpMethod.GET, "/api/v1/recommendations/abc/explanation", null, "id"});
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{}", "enter"});
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\": \"maybe\"}", "enter"});
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\": true, \"extra\": 1}", "extra"});
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/" + "x".repeat(300) + "/maintenance", "{\"enter\": true}", "name"});
+        String placement = "/api/v1/clusters/group-p1/placement";
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 0}", "sizeGB"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{}", "sizeGB"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"workload\": {\"oio\": 1, \"ioSizeKB\": 4, \"readPct\": 101, \"randomPct\": 0}}",
+                "workload.readPct"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"workload\": {\"oio\": 1, \"ioSizeKB\": 0, \"readPct\": 50, \"randomPct\": 0}}",
+                "workload.ioSizeKB"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"hostId\": \"host-99\"}", "hostId"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"objective\": \"magic\"}", "objective"});
+        cases.add(new Object[]{HttpMethod.POST, "/api/v1/clusters/bad!id/placement", "{\"sizeGB\": 10}", "clusterId"});
+        String capacity = "/api/v1/datastores/ds-a/capacity";
+        cases.add(new Object[]{HttpMethod.GET, capacity + "?alpha=1.5", null, "alpha"});
+        cases.add(new Object[]{HttpMethod.GET, capacity + "?oio=-1", null, "oio"});
+        cases.add(new Object[]{HttpMethod.GET, capacity + "?readPct=abc", null, "readPct"});
+        cases.add(new Object[]{HttpMethod.GET, capacity + "?latencyMs=0", null, "latencyMs"});
+        String settings = "/api/v1/clusters/group-p1/settings";
+        String[][] fields = {{"spaceAutomationLevel", "\"sometimes\""}, {"ioAutomationLevel", "\"often\""}, {"strategy", "\"astrology\""},
+                {"spaceThresholdMode", "\"vibes\""}, {"freeSpaceThresholdGb", "0"},
+                {"vmOverrides", "[{\"vmId\": \"vm-31\", \"behavior\": \"sometimes\"}]", "vmOverrides[0].behavior"},
+                {"vmOverrides", "[{\"vmId\": \"vm-999\", \"behavior\": \"manual\"}]", "vmOverrides[0].vmId"},
+                {"vmOverrides", "[{\"vmId\": \"vm-31\", \"behavior\": \"manual\", \"serviceClass\": \"gold\"}]", "vmOverrides[0].serviceClass"},
+                {"serviceClasses", "[{\"id\": \"gold\", \"deliveryBoundMs\": 0, \"demandBoundIops\": 100, \"demandBoundBytesPerSecond\": 1000}]",
+                        "serviceClasses[0].deliveryBoundMs"}};
+        for (String[] f : fields) {
+            String body = json.writeValueAsString(settings("manual"));
+            body = body.substring(0, body.length() - 1) + ", \"" + f[0] + "\": " + f[1] + "}";
+            cases.add(new Object[]{HttpMethod.PUT, settings, body, f.length > 2 ? f[2] : f[0]});
+        }
+        Map<String, Object> before = fingerprint();
+        for (Object[] c : cases) {
+            JsonNode problem = call((HttpMethod) c[0], (String) c[1], c[2], 400);
+            assertThat(problem.path("field").asText()).as(c[0] + " " + c[1] + " " + c[2] + " -> " + problem).isEqualTo(c[3]);
+            assertThat(problem.get("errors")).isNotEmpty();
+        }
+        assertThat(fingerprint()).isEqualTo(before);
+        // and nothing is reachable anonymously
+        assertThat(rest.postForEntity("/api/v1/clusters/group-p1/run", null, String.class).getStatusCode().value()).isEqualTo(401);
+        assertThat(fingerprint()).isEqualTo(before);
+    }
+}

@@ -1,0 +1,99 @@
+package io.opensdrs.server.balancing;
+
+import io.opensdrs.server.vsphere.ExtensionRegistration;
+import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.RecentTask;
+import io.opensdrs.server.vsphere.TaskStatus;
+import io.opensdrs.server.vsphere.VCenterAbout;
+import io.opensdrs.server.vsphere.VSphereClient;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * TEST FIXTURE: a vCenter that records every RelocateVM_Task it is asked for, so that a test can
+ * say "no relocation was issued" (manual mode) or "one was" (automated). Its inventory is whatever
+ * the test sets; tasks stay running (the applier's later steps are the migration package's tests).
+ */
+public class RecordingVSphereClient implements VSphereClient {
+
+    public final List<String> relocations = new CopyOnWriteArrayList<>();
+    private volatile InventorySnapshot inventory = new InventorySnapshot("0", List.of(), List.of(), List.of(), List.of(), List.of());
+    private final AtomicInteger tasks = new AtomicInteger();
+
+    public void setInventory(InventorySnapshot s) {
+        inventory = s;
+    }
+
+    @Override
+    public VCenterAbout about() {
+        return new VCenterAbout("recording fixture", "VirtualCenter", "8.0.2.0", "fixture");
+    }
+
+    @Override
+    public InventorySnapshot inventory() {
+        return inventory;
+    }
+
+    @Override
+    public InventoryWatch watchInventory() {
+        return new InventoryWatch() {
+            @Override
+            public Optional<InventorySnapshot> awaitChange(Duration maxWait) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public String relocateDisks(String vmId, Map<Integer, String> diskToDatastore) {
+        relocations.add(vmId + " disks " + diskToDatastore);
+        return "task-" + tasks.incrementAndGet();
+    }
+
+    @Override
+    public String relocateVm(String vmId, String datastoreId) {
+        relocations.add(vmId + " -> " + datastoreId);
+        return "task-" + tasks.incrementAndGet();
+    }
+
+    @Override
+    public TaskStatus task(String taskId) {
+        return new TaskStatus(taskId, "running", 10, null, null);
+    }
+
+    @Override
+    public void cancelTask(String taskId) {
+    }
+
+    @Override
+    public List<RecentTask> recentTasks(String vmId) {
+        return new ArrayList<>();
+    }
+
+    @Override
+    public Optional<ExtensionRegistration> findExtension(String key) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void registerOrUpdateExtension(ExtensionRegistration extension) {
+    }
+
+    @Override
+    public void unregisterExtension(String key) {
+    }
+
+    @Override
+    public void close() {
+    }
+}
