@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
  * A host IO is split at stripe-unit boundaries onto member disks (RAID mapping, left-
  * symmetric parity rotation); small writes to parity RAID pay read-modify-write (read old
  * data and parity, write both); the write-back cache acknowledges writes at controller
- * speed while it has room and destages them to the disks in the background, so writes
- * wait only once the cache is full.
+ * speed while it has room and destages them to the disks in the background, a bounded number
+ * at a time ({@link #DESTAGE_PER_DISK}), so writes wait only once the cache is full.
  */
 public final class HddArrayDevice implements StorageDevice {
     private static final long LINE = 64 * 1024;
@@ -29,6 +29,9 @@ public final class HddArrayDevice implements StorageDevice {
     private final double writeCacheBytes;
     private final double busBytesPerMs;
     private final ArrayDeque<IoRequest> waitingForCache = new ArrayDeque<>();
+    private final ArrayDeque<IoRequest> destageQueue = new ArrayDeque<>();
+    private final int destageLimit;
+    private int destaging;
     private double dirtyBytes;
     private int outstanding;
 
@@ -56,7 +59,17 @@ public final class HddArrayDevice implements StorageDevice {
         } : null;
         this.writeCacheBytes = profile.writeCacheMB() * 1024 * 1024;
         this.busBytesPerMs = profile.busMBps() * 1e3;
+        this.destageLimit = Math.max(1, (int) Math.round(DESTAGE_PER_DISK * profile.disks()));
     }
+
+    /**
+     * Destage writes in flight per member disk. A controller destages dirty data in the
+     * background a few stripes at a time (its flush threads, cf. Linux md's stripe cache and
+     * the "destage" schedulers of Varma and Jacobson, FAST 2003), not all at once: issuing every
+     * acknowledged write to the disks at once would put thousands of commands ahead of the host's
+     * reads in the drives' queues.
+     */
+    static final double DESTAGE_PER_DISK = 1;
 
     @Override
     public String profileName() {
@@ -159,13 +172,24 @@ public final class HddArrayDevice implements StorageDevice {
     private void acceptIntoCache(IoRequest io) {
         dirtyBytes += io.sizeBytes();
         finish(io, sim.now() + cacheServiceMs(io));
-        writeToDisks(io, () -> {
-            dirtyBytes -= io.sizeBytes();
-            while (!waitingForCache.isEmpty()
-                    && dirtyBytes + waitingForCache.peek().sizeBytes() <= writeCacheBytes) {
-                acceptIntoCache(waitingForCache.poll());
-            }
-        });
+        destageQueue.add(io);
+        destageNext();
+    }
+
+    private void destageNext() {
+        while (destaging < destageLimit && !destageQueue.isEmpty()) {
+            IoRequest io = destageQueue.poll();
+            destaging++;
+            writeToDisks(io, () -> {
+                destaging--;
+                dirtyBytes -= io.sizeBytes();
+                while (!waitingForCache.isEmpty()
+                        && dirtyBytes + waitingForCache.peek().sizeBytes() <= writeCacheBytes) {
+                    acceptIntoCache(waitingForCache.poll());
+                }
+                destageNext();
+            });
+        }
     }
 
     /** Writes (or destages) a host write to the member disks, paying the RAID write penalty. */
