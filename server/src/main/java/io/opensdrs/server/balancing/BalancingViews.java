@@ -34,8 +34,11 @@ public final class BalancingViews {
     /** One affected datastore: predicted mean latency before and after the move, p90 before and projected after, and the model. */
     public record DatastoreForecastView(String datastoreId, String datastoreName, String model, EstimateView latencyBeforeMs,
                                         EstimateView latencyAfterMs, double p90BeforeMs, double p90AfterMs) {
-        static DatastoreForecastView of(DatastoreForecast f, String name) {
-            return new DatastoreForecastView(f.datastoreId(), name, f.model(), EstimateView.of(f.latencyBeforeMs()),
+        static DatastoreForecastView of(DatastoreForecast f, ClusterStateAssembler.Assembled a) {
+            // the assembler knows when a line is Pesto's default model (§5.1.3), which the engine sees as an ordinary Pesto line
+            String model = io.opensdrs.balance.DefaultModelRule.MODEL_NAME.equals(a.modelSource().get(f.datastoreId()))
+                    ? io.opensdrs.balance.DefaultModelRule.MODEL_NAME : f.model();
+            return new DatastoreForecastView(f.datastoreId(), a.datastoreName(f.datastoreId()), model, EstimateView.of(f.latencyBeforeMs()),
                     EstimateView.of(f.latencyAfterMs()), f.p90BeforeMs(), f.p90AfterMs());
         }
     }

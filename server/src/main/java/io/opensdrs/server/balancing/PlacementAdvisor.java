@@ -53,7 +53,7 @@ public class PlacementAdvisor {
             }
             List<BalancingViews.DatastoreForecastView> forecasts = new ArrayList<>();
             if (r.explanation() != null) {
-                r.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a.datastoreName(f.datastoreId()))));
+                r.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a)));
             }
             out.add(new BalancingViews.PlacementView(vmName, r.diskIds(), r.datastoreId(), a.datastoreName(r.datastoreId()),
                     ReasonCode.STORAGE_PLACEMENT.wireName(), ranked, r.explanation() == null ? null : r.explanation().summary(), forecasts));

@@ -128,7 +128,7 @@ public class PlanRecorder {
         List<BalancingViews.DatastoreForecastView> forecasts = new ArrayList<>();
         String summary = m.explanation() == null ? m.reason().wireName() : m.explanation().summary();
         if (m.explanation() != null) {
-            m.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a.datastoreName(f.datastoreId()))));
+            m.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a)));
         }
         Instant now = clock.instant();
         BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(recommendationId, runId, strategy, m.reason().wireName(),
