@@ -3,32 +3,57 @@ package io.opensdrs.server.stats;
 import java.util.Arrays;
 
 /**
- * Several quantiles of one stream with the P² algorithm (Jain and Chlamtac, CACM 1985), as
- * Pesto §5.2 keeps its workload percentiles: five markers per quantile, constant memory, no
+ * Several quantiles of one or more streams with the P² algorithm (Jain and Chlamtac, CACM 1985),
+ * as Pesto §5.2 keeps its workload percentiles: five markers per quantile, constant memory, no
  * stored history.
  *
  * <p>Why not the model module's {@code PercentileTracker} (Commons Math {@code PSquarePercentile})?
  * The server folds every sample into 144 quantile estimators (2 scopes × 2 windows × 2 panes ×
  * 6 metrics × 3 quantiles) and must sustain 150,000 samples/s (B4); {@code PSquarePercentile}
  * keeps its markers as objects in lists and allocates per increment. This class keeps all markers
- * of all quantiles in three flat arrays and allocates nothing per sample. The estimates are the
- * same algorithm; {@code P2QuantilesTest} checks them against exact percentiles.
+ * of all quantiles of all streams in flat arrays and allocates nothing per sample.
+ *
+ * <p>Why several streams in one object: a subject's six metrics arrive together, one value each
+ * per sample, so their estimators always have the same count; P²'s desired marker positions
+ * depend only on the count and the quantile, not on the data, so they are kept once for all
+ * streams. Each stream's estimates are exactly those of a separate single-stream P²;
+ * {@code P2QuantilesTest} checks them against exact percentiles and against one stream alone.
  *
  * <p>Not thread-safe: callers lock the subject that owns it.
  */
 final class P2Quantiles {
 
     private final double[] p;          // the quantiles, as fractions in (0, 1)
-    private final double[] height;     // q_i: marker heights, 5 per quantile
-    private final double[] position;   // n_i: actual marker positions (0-based)
-    private final double[] desired;    // n'_i: desired marker positions
+    private final int streams;
+    private final int perStream;       // 5 markers per quantile
+    private final double[] height;     // q_i: marker heights, [stream][quantile][marker]
+    private final double[] position;   // n_i: actual marker positions (0-based), same layout
+    private final double[] desired;    // n'_i: desired marker positions, [quantile][marker], shared
+    private final double[] step;       // dn'_i: increment of n'_i per observation, [quantile][marker]
     private long count;
 
     P2Quantiles(double... fractions) {
+        this(1, fractions);
+    }
+
+    P2Quantiles(int streams, double... fractions) {
+        if (streams < 1) {
+            throw new IllegalArgumentException("streams must be >= 1");
+        }
         this.p = fractions.clone();
-        this.height = new double[5 * p.length];
-        this.position = new double[5 * p.length];
-        this.desired = new double[5 * p.length];
+        this.streams = streams;
+        this.perStream = 5 * p.length;
+        this.height = new double[streams * perStream];
+        this.position = new double[streams * perStream];
+        this.desired = new double[perStream];
+        this.step = new double[perStream];
+        for (int j = 0; j < p.length; j++) {
+            int b = 5 * j;
+            step[b + 1] = p[j] / 2;
+            step[b + 2] = p[j];
+            step[b + 3] = (1 + p[j]) / 2;
+            step[b + 4] = 1;
+        }
     }
 
     void reset() {
@@ -39,40 +64,96 @@ final class P2Quantiles {
         return count;
     }
 
+    int streams() {
+        return streams;
+    }
+
+    /** One observation of a single-stream estimator. */
     void add(double x) {
+        if (streams != 1) {
+            throw new IllegalStateException("add(double) on a " + streams + "-stream estimator");
+        }
         if (count < 5) {
-            // the first five observations are the initial markers, kept sorted
-            int c = (int) count;
-            for (int j = 0; j < p.length; j++) {
-                int b = 5 * j;
-                int i = c;
-                while (i > 0 && height[b + i - 1] > x) {
-                    height[b + i] = height[b + i - 1];
-                    i--;
-                }
-                height[b + i] = x;
-                if (c == 4) {
-                    double pj = p[j];
-                    for (int m = 0; m < 5; m++) {
-                        position[b + m] = m;
-                    }
-                    desired[b] = 0;
-                    desired[b + 1] = 2 * pj;
-                    desired[b + 2] = 4 * pj;
-                    desired[b + 3] = 2 + 2 * pj;
-                    desired[b + 4] = 4;
-                }
+            initial(0, x);
+            if (count == 4) {
+                initialPositions();
             }
             count++;
             return;
         }
+        advanceDesired();
         count++;
         for (int j = 0; j < p.length; j++) {
-            update(5 * j, p[j], x);
+            update(5 * j, 5 * j, x);
         }
     }
 
-    private void update(int b, double pj, double x) {
+    /** One observation of every stream: stream {@code s} gets {@code xs[offset + s]}. */
+    void add(double[] xs, int offset) {
+        if (count < 5) {
+            for (int s = 0; s < streams; s++) {
+                initial(s, xs[offset + s]);
+            }
+            if (count == 4) {
+                initialPositions();
+            }
+            count++;
+            return;
+        }
+        advanceDesired();
+        count++;
+        int quantiles = p.length;
+        for (int s = 0; s < streams; s++) {
+            double x = xs[offset + s];
+            int base = s * perStream;
+            for (int j = 0; j < quantiles; j++) {
+                update(base + 5 * j, 5 * j, x);
+            }
+        }
+    }
+
+    /** The first five observations are the initial markers, kept sorted. */
+    private void initial(int stream, double x) {
+        int c = (int) count;
+        for (int j = 0; j < p.length; j++) {
+            int b = stream * perStream + 5 * j;
+            int i = c;
+            while (i > 0 && height[b + i - 1] > x) {
+                height[b + i] = height[b + i - 1];
+                i--;
+            }
+            height[b + i] = x;
+        }
+    }
+
+    private void initialPositions() {
+        for (int i = 0; i < position.length; i++) {
+            position[i] = i % 5;
+        }
+        for (int j = 0; j < p.length; j++) {
+            int b = 5 * j;
+            double pj = p[j];
+            desired[b] = 0;
+            desired[b + 1] = 2 * pj;
+            desired[b + 2] = 4 * pj;
+            desired[b + 3] = 2 + 2 * pj;
+            desired[b + 4] = 4;
+        }
+    }
+
+    private void advanceDesired() {
+        double[] d = desired;
+        double[] inc = step;
+        for (int i = 0; i < d.length; i++) {
+            d[i] += inc[i];
+        }
+    }
+
+    /**
+     * @param b index of the quantile's first marker in height/position
+     * @param db index of the same quantile's first marker in desired
+     */
+    private void update(int b, int db, double x) {
         double[] q = height;
         double[] n = position;
         int k;
@@ -91,13 +172,9 @@ final class P2Quantiles {
         for (int i = k + 1; i < 5; i++) {
             n[b + i] += 1;
         }
-        desired[b + 1] += pj / 2;
-        desired[b + 2] += pj;
-        desired[b + 3] += (1 + pj) / 2;
-        desired[b + 4] += 1;
         for (int i = 1; i <= 3; i++) {
             int at = b + i;
-            double d = desired[at] - n[at];
+            double d = desired[db + i] - n[at];
             if ((d >= 1 && n[at + 1] - n[at] > 1) || (d <= -1 && n[at - 1] - n[at] < -1)) {
                 double s = d >= 0 ? 1 : -1;
                 double parabolic = q[at] + s / (n[at + 1] - n[at - 1])
@@ -114,12 +191,20 @@ final class P2Quantiles {
         }
     }
 
-    /** The estimate of quantile {@code j} (index into the constructor's fractions); NaN when empty. */
+    /** The estimate of quantile {@code j} of a single-stream estimator; NaN when empty. */
     double estimate(int j) {
+        return estimate(0, j);
+    }
+
+    /**
+     * The estimate of quantile {@code j} (index into the constructor's fractions) of stream
+     * {@code stream}; NaN when empty.
+     */
+    double estimate(int stream, int j) {
         if (count == 0) {
             return Double.NaN;
         }
-        int b = 5 * j;
+        int b = stream * perStream + 5 * j;
         if (count < 5) {
             // exact, nearest-rank on the few values seen
             double[] seen = Arrays.copyOfRange(height, b, b + (int) count);

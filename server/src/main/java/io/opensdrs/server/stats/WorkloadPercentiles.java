@@ -6,11 +6,16 @@ import io.opensdrs.shared.agent.v1.DiskWindowStats;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,6 +30,7 @@ public class WorkloadPercentiles {
     private final ConcurrentHashMap<String, SlidingPercentiles> disks = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, SlidingPercentiles> datastores = new ConcurrentHashMap<>();
     private final LongAdder folded = new LongAdder();
+    private final AtomicInteger rotation = new AtomicInteger();
 
     public WorkloadPercentiles(SdrsProperties properties) {
         this.windows = List.copyOf(properties.getStats().getWindows());
@@ -39,15 +45,72 @@ public class WorkloadPercentiles {
         return windows;
     }
 
+    /**
+     * Folds every sample of {@code batch} into its disk's and its datastore's trackers, in the
+     * batch's order per subject. A batch's samples are grouped by datastore so that each
+     * datastore tracker is locked once per batch rather than once per sample: the datastore
+     * trackers are the ones every agent's batches share. Each call starts with a different
+     * datastore so that concurrent batches of several agents spread over the locks. Disk
+     * trackers fold deferred (see {@link SlidingPercentiles}); reads see every sample.
+     */
     public void record(DiskStatsBatch batch) {
-        double[] values = new double[WorkloadMetric.ALL.length];
-        for (DiskWindowStats s : batch.getSamplesList()) {
-            WorkloadMetric.valuesOf(s, values);
-            long t = s.getWindowStartMs();
-            disks.computeIfAbsent(diskId(s.getVm(), s.getDiskKey()), k -> new SlidingPercentiles(windows)).add(t, values);
-            datastores.computeIfAbsent(s.getDatastore(), k -> new SlidingPercentiles(windows)).add(t, values);
+        int n = batch.getSamplesCount();
+        if (n == 0) {
+            return;
         }
-        folded.add(batch.getSamplesCount());
+        int metrics = WorkloadMetric.ALL.length;
+        double[] values = new double[n * metrics];
+        long[] times = new long[n];
+        int[] group = new int[n];
+        List<SlidingPercentiles> groups = new ArrayList<>();
+        Map<String, Integer> groupOf = new HashMap<>();
+        double[] one = new double[metrics];
+        for (int i = 0; i < n; i++) {
+            DiskWindowStats s = batch.getSamples(i);
+            WorkloadMetric.valuesOf(s, one);
+            System.arraycopy(one, 0, values, i * metrics, metrics);
+            times[i] = s.getWindowStartMs();
+            tracker(disks, diskId(s.getVm(), s.getDiskKey()), false).addDeferred(times[i], values, i * metrics);
+            Integer g = groupOf.get(s.getDatastore());
+            if (g == null) {
+                g = groups.size();
+                groupOf.put(s.getDatastore(), g);
+                groups.add(tracker(datastores, s.getDatastore(), true));
+            }
+            group[i] = g;
+        }
+        // counting sort of the sample indices by group, stable: per datastore in batch order
+        int[] start = new int[groups.size() + 1];
+        for (int i = 0; i < n; i++) {
+            start[group[i] + 1]++;
+        }
+        for (int g = 0; g < groups.size(); g++) {
+            start[g + 1] += start[g];
+        }
+        int[] order = new int[n];
+        int[] next = Arrays.copyOf(start, groups.size());
+        for (int i = 0; i < n; i++) {
+            order[next[group[i]]++] = i;
+        }
+        // first every datastore whose lock is free, then wait for the others
+        int first = Math.floorMod(rotation.getAndIncrement(), groups.size());
+        boolean[] done = new boolean[groups.size()];
+        for (int k = 0; k < groups.size(); k++) {
+            int g = (first + k) % groups.size();
+            done[g] = groups.get(g).tryAddAll(times, values, order, start[g], start[g + 1]);
+        }
+        for (int k = 0; k < groups.size(); k++) {
+            int g = (first + k) % groups.size();
+            if (!done[g]) {
+                groups.get(g).addAll(times, values, order, start[g], start[g + 1]);
+            }
+        }
+        folded.add(n);
+    }
+
+    private SlidingPercentiles tracker(ConcurrentHashMap<String, SlidingPercentiles> map, String key, boolean publishing) {
+        SlidingPercentiles t = map.get(key); // lock-free; computeIfAbsent may lock the hash bin
+        return t != null ? t : map.computeIfAbsent(key, k -> new SlidingPercentiles(windows, publishing));
     }
 
     /** Samples folded since start (including the replay). */

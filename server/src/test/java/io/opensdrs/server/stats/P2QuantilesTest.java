@@ -28,6 +28,35 @@ class P2QuantilesTest {
     }
 
     @Test
+    void everyStreamOfAMultiStreamEstimatorEqualsItsOwnSingleStreamEstimator() {
+        Random rnd = new Random(11);
+        double[] fractions = {0.5, 0.7, 0.9};
+        int streams = 6;
+        P2Quantiles joint = new P2Quantiles(streams, fractions);
+        P2Quantiles[] alone = new P2Quantiles[streams];
+        for (int s = 0; s < streams; s++) {
+            alone[s] = new P2Quantiles(fractions);
+        }
+        double[] xs = new double[streams + 2];
+        for (int i = 0; i < 20_000; i++) {
+            for (int s = 0; s < streams; s++) {
+                // different distributions per stream, values at an offset into the array
+                xs[2 + s] = s % 2 == 0 ? rnd.nextGaussian() * (s + 1) : -Math.log(1 - rnd.nextDouble()) * s;
+                alone[s].add(xs[2 + s]);
+            }
+            joint.add(xs, 2);
+            if (i < 6 || i % 997 == 0) {
+                for (int s = 0; s < streams; s++) {
+                    for (int j = 0; j < fractions.length; j++) {
+                        assertThat(joint.estimate(s, j)).isEqualTo(alone[s].estimate(j));
+                    }
+                }
+            }
+        }
+        assertThat(joint.count()).isEqualTo(20_000);
+    }
+
+    @Test
     void fewValuesGiveExactNearestRank() {
         P2Quantiles p2 = new P2Quantiles(0.5, 0.9);
         p2.add(3);
