@@ -3,9 +3,8 @@ package io.opensdrs.server.bench;
 import io.opensdrs.server.SdrsServerApplication;
 import io.opensdrs.server.ingest.AgentCredentialStore;
 import io.opensdrs.server.ingest.AgentGrpcServer;
+import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.AckStatus;
-import io.opensdrs.shared.agent.v1.AgentMessage;
-import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.ServerMessage;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -22,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -42,6 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
 @Command(name = "ingest-benchmark", mixinStandardHelpOptions = true,
         description = "B4: agents' streams through gRPC into P² percentiles and storage; samples/s and query latency.")
 public final class IngestBenchmark implements Callable<Integer> {
+
+    private static final String BASIC_AUTH = "Basic " + Base64.getEncoder().encodeToString("bench:bench".getBytes(StandardCharsets.UTF_8));
 
     @Option(names = "--agents", defaultValue = "8", description = "simulated agents (one gRPC session each)")
     int agents;
@@ -89,6 +91,12 @@ public final class IngestBenchmark implements Callable<Integer> {
             dsNames.add("b4-ds" + i);
         }
 
+        // Spring Security hashes a dummy password with bcrypt at the first authentication (its
+        // timing-attack protection), still interpreted then: seconds of CPU. Once, before the
+        // agents start, so that it is not counted against ingestion or query latency.
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + "/api/v1/datastores"))
+                .header("Authorization", BASIC_AUTH).build(), HttpResponse.BodyHandlers.discarding());
+
         AtomicLong accepted = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -110,12 +118,17 @@ public final class IngestBenchmark implements Callable<Integer> {
 
         // percentile queries under load: one client, back to back with a 10 ms pause
         List<Long> queryNanos = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> readNanos = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean measuring = new AtomicBoolean();
-        Thread query = new Thread(() -> queries(httpPort, dsNames, stop, measuring, queryNanos), "b4-query");
+        WorkloadPercentiles percentiles = ctx.getBean(WorkloadPercentiles.class);
+        Thread query = new Thread(() -> queries(httpPort, percentiles, dsNames, stop, measuring, queryNanos, readNanos), "b4-query");
         query.start();
 
         Thread.sleep(warmupS * 1000L);
         measuring.set(true);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long startCpu = os.getProcessCpuTime();
         long start = System.nanoTime();
         long startCount = accepted.get();
         List<long[]> intervals = new ArrayList<>();
@@ -128,6 +141,10 @@ public final class IngestBenchmark implements Callable<Integer> {
         }
         long elapsed = System.nanoTime() - start;
         long total = accepted.get() - startCount;
+        // CPU of this process (server and agents) per sample: unlike samples/s, it does not depend
+        // on what else runs on the machine
+        double cpuUsPerSample = (os.getProcessCpuTime() - startCpu) / 1e3 / Math.max(1, total);
+        double cores = (os.getProcessCpuTime() - startCpu) / (double) elapsed;
         measuring.set(false);
         stop.set(true);
         for (Thread t : threads) {
@@ -140,12 +157,12 @@ public final class IngestBenchmark implements Callable<Integer> {
 
         double rate = total / (elapsed / 1e9);
         long minPerSecond = intervals.stream().mapToLong(i -> i[1]).min().orElse(0);
-        long[] lat;
-        synchronized (queryNanos) {
-            lat = queryNanos.stream().mapToLong(Long::longValue).sorted().toArray();
-        }
-        double p50 = lat.length == 0 ? Double.NaN : lat[(int) (lat.length * 0.50)] / 1e6;
-        double p99 = lat.length == 0 ? Double.NaN : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))] / 1e6;
+        long[] lat = sorted(queryNanos);
+        double p50 = quantile(lat, 0.50) / 1e6;
+        double p99 = quantile(lat, 0.99) / 1e6;
+        long[] reads = sorted(readNanos);
+        double readP50 = quantile(reads, 0.50) / 1e3;
+        double readP99 = quantile(reads, 0.99) / 1e3;
         long rawRetained = ctx.getBean(io.opensdrs.server.stats.RawSampleStore.class).retainedSamples();
 
         System.out.println();
@@ -156,9 +173,13 @@ public final class IngestBenchmark implements Callable<Integer> {
         row("samples accepted (acked after commit)", String.valueOf(total));
         row("samples/s sustained (mean)", String.format("%.0f", rate));
         row("samples/s slowest 1-s interval", String.valueOf(minPerSecond));
+        row("process CPU per sample (us)", String.format("%.2f", cpuUsPerSample));
+        row("process CPU used (cores)", String.format("%.2f", cores));
         row("percentile queries under load", String.valueOf(lat.length));
         row("percentile query p50 (ms)", String.format("%.2f", p50));
         row("percentile query p99 (ms)", String.format("%.2f", p99));
+        row("in-process percentile read p50 (us)", String.format("%.1f", readP50));
+        row("in-process percentile read p99 (us)", String.format("%.1f", readP99));
         row("raw samples retained (bound)", rawRetained + " (" + rawMaxSamples + ")");
         row("goal 150,000 samples/s for 60 s", rate >= 150_000 && durationS >= 60 ? "met" : "NOT met");
         System.out.println("+--------------------------------------+------------------+");
@@ -180,9 +201,23 @@ public final class IngestBenchmark implements Callable<Integer> {
             w.println("query_p50_ms," + String.format("%.3f", p50));
             w.println("query_p99_ms," + String.format("%.3f", p99));
             w.println("queries," + lat.length);
+            w.println("cpu_us_per_sample," + String.format("%.2f", cpuUsPerSample));
+            w.println("cpu_cores," + String.format("%.2f", cores));
+            w.println("read_p50_us," + String.format("%.1f", readP50));
+            w.println("read_p99_us," + String.format("%.1f", readP99));
         }
         System.out.println("CSV: " + csv.toAbsolutePath());
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    private static long[] sorted(List<Long> nanos) {
+        synchronized (nanos) {
+            return nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        }
+    }
+
+    private static double quantile(long[] sorted, double q) {
+        return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))];
     }
 
     private static void row(String k, String v) {
@@ -192,20 +227,22 @@ public final class IngestBenchmark implements Callable<Integer> {
     private void stream(String id, String token, int port, int agentIndex, List<String> ds, AtomicLong accepted,
                         AtomicBoolean stop) throws InterruptedException {
         Random rnd = new Random(agentIndex);
-        // a pool of successive 20-s windows, built once: the agents' CPU should go to streaming
-        DiskStatsBatch[] pool = new DiskStatsBatch[16];
+        // a pool of successive 20-s windows, built and encoded once: the machine's CPU should go to
+        // the server; each message is a fresh seq in front of one of these bodies
+        byte[][] pool = new byte[16][];
         long t0 = 1_700_000_000_000L;
         for (int i = 0; i < pool.length; i++) {
-            pool[i] = SimulatedAgent.batch("esx-" + agentIndex, "a" + agentIndex + "-vm", samplesPerMessage, ds, t0 + i * 20_000L, rnd);
+            pool[i] = SimulatedAgent.encodedDiskStats(SimulatedAgent.batch("esx-" + agentIndex, "a" + agentIndex + "-vm",
+                    samplesPerMessage, ds, t0 + i * 20_000L, rnd));
         }
         try (SimulatedAgent agent = new SimulatedAgent("localhost", port, token)) {
             agent.register(id, "esx-" + agentIndex, ds);
-            SimulatedAgent.Session s = agent.openSession();
+            SimulatedAgent.Session s = agent.openEncodedSession();
             ArrayDeque<Long> unacked = new ArrayDeque<>();
             long seq = 1;
             while (!stop.get()) {
                 while (unacked.size() < inFlight) {
-                    s.send(AgentMessage.newBuilder().setSeq(seq).setDiskStats(pool[(int) (seq % pool.length)]).build());
+                    s.sendEncoded(SimulatedAgent.encodedMessage(seq, pool[(int) (seq % pool.length)]));
                     unacked.add(seq++);
                 }
                 ServerMessage m = s.take(30_000);
@@ -222,19 +259,31 @@ public final class IngestBenchmark implements Callable<Integer> {
         }
     }
 
-    private static void queries(int port, List<String> ds, AtomicBoolean stop, AtomicBoolean measuring, List<Long> nanos) {
+    /**
+     * One client, back to back with a 10 ms pause: each round an HTTP query (the plugin's path:
+     * Tomcat, authentication, JSON) and the same read in-process (the percentiles alone, which
+     * is what ingestion can slow down).
+     */
+    private static void queries(int port, WorkloadPercentiles percentiles, List<String> ds, AtomicBoolean stop,
+                                AtomicBoolean measuring, List<Long> nanos, List<Long> readNanos) {
         HttpClient http = HttpClient.newHttpClient();
-        String auth = "Basic " + Base64.getEncoder().encodeToString("bench:bench".getBytes(StandardCharsets.UTF_8));
         int i = 0;
         while (!stop.get()) {
+            String name = ds.get(i++ % ds.size());
             HttpRequest r = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/datastores/"
-                    + ds.get(i++ % ds.size()) + "/percentiles?window=PT1H")).header("Authorization", auth).build();
+                    + name + "/percentiles?window=PT1H")).header("Authorization", BASIC_AUTH).build();
             long t = System.nanoTime();
             try {
                 HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
                 long d = System.nanoTime() - t;
+                long t2 = System.nanoTime();
+                boolean found = percentiles.datastore(name, Duration.ofHours(1)).isPresent();
+                long d2 = System.nanoTime() - t2;
                 if (measuring.get() && resp.statusCode() == 200) {
                     nanos.add(d);
+                }
+                if (measuring.get() && found) {
+                    readNanos.add(d2);
                 }
                 Thread.sleep(10);
             } catch (Exception e) {

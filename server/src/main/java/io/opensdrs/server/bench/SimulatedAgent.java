@@ -10,7 +10,9 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import com.google.protobuf.CodedOutputStream;
 import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.AgentServiceGrpc;
 import io.opensdrs.shared.agent.v1.Capabilities;
@@ -22,6 +24,10 @@ import io.opensdrs.shared.agent.v1.RegisterResponse;
 import io.opensdrs.shared.agent.v1.ServerMessage;
 import io.opensdrs.shared.agent.v1.VisibleDatastore;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
@@ -83,14 +89,66 @@ public final class SimulatedAgent implements AutoCloseable {
         return s;
     }
 
+    /**
+     * A Session stream whose AgentMessages are sent as bytes the caller encoded (see
+     * {@link #encodedDiskStats}): the same method and the same wire bytes as {@link #openSession},
+     * without re-serializing an unchanged batch for every message, so that a benchmark's CPU goes
+     * to the server. Send with {@link Session#sendEncoded}.
+     */
+    public Session openEncodedSession() {
+        MethodDescriptor<AgentMessage, ServerMessage> typed = AgentServiceGrpc.getSessionMethod();
+        MethodDescriptor<byte[], ServerMessage> raw = typed.toBuilder(ENCODED, typed.getResponseMarshaller()).build();
+        Session s = new Session();
+        s.encodedOut = ClientCalls.asyncBidiStreamingCall(channel.newCall(raw, CallOptions.DEFAULT), s);
+        return s;
+    }
+
+    private static final MethodDescriptor.Marshaller<byte[]> ENCODED = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            throw new UnsupportedOperationException("requests are only sent");
+        }
+    };
+
+    /** The encoded body of an AgentMessage carrying {@code batch}, without its seq (field 1). */
+    public static byte[] encodedDiskStats(DiskStatsBatch batch) {
+        return AgentMessage.newBuilder().setDiskStats(batch).build().toByteArray(); // seq 0: not written
+    }
+
+    /** An encoded AgentMessage: seq (field 1) followed by a body from {@link #encodedDiskStats}. */
+    public static byte[] encodedMessage(long seq, byte[] body) {
+        int head = CodedOutputStream.computeUInt64Size(1, seq);
+        byte[] m = new byte[head + body.length];
+        try {
+            CodedOutputStream out = CodedOutputStream.newInstance(m, 0, head);
+            out.writeUInt64(1, seq);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        System.arraycopy(body, 0, m, head, body.length);
+        return m;
+    }
+
     /** One Session stream; server messages are queued, the end of the stream is recorded. */
     public static final class Session implements StreamObserver<ServerMessage> {
         private final BlockingQueue<ServerMessage> inbox = new LinkedBlockingQueue<>();
         private volatile Status closed;
         private StreamObserver<AgentMessage> out;
+        private StreamObserver<byte[]> encodedOut;
 
         public synchronized void send(AgentMessage m) {
             out.onNext(m);
+        }
+
+        /** On a session from {@link #openEncodedSession}: one encoded AgentMessage. */
+        public synchronized void sendEncoded(byte[] message) {
+            encodedOut.onNext(message);
         }
 
         /** The next server message, or null on timeout or when the stream has ended. */
@@ -114,7 +172,7 @@ public final class SimulatedAgent implements AutoCloseable {
 
         public synchronized void complete() {
             try {
-                out.onCompleted();
+                (out != null ? out : encodedOut).onCompleted();
             } catch (RuntimeException ignored) {
                 // already closed
             }
