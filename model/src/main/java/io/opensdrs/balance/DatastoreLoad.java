@@ -73,7 +73,28 @@ public abstract class DatastoreLoad {
 
     /** Prediction if {@code add} arrived, {@code remove} left and {@code extra} (may be null) also ran. */
     public final Prediction predictWith(int[] add, int[] remove, Workload extra) {
-        return predict(add == null ? NONE : add, remove == null ? NONE : remove, extra);
+        int[] a = add == null ? NONE : add;
+        int[] r = remove == null ? NONE : remove;
+        Prediction prediction = predict(a, r, extra);
+        if (prediction.latencyMs() >= 0) {
+            return prediction;
+        }
+        // A fitted regression (Romano's P = O·M'_W·M_S) can extrapolate below zero for a mix
+        // outside its calibration design. A negative latency is no latency at all, and flooring it
+        // at zero would make that datastore a sink that a merit minimizer fills. Read the model as
+        // its LQ line instead (LinearizedLine, as the default-model rule does): positive, growing in O.
+        double q = outstandingIos() + outstandingOf(a) - outstandingOf(r)
+                + (extra == null ? 0 : extra.outstandingIos());
+        double line = LinearizedLine.of(model).latencyMs(Math.max(0, q));
+        return Prediction.of(Math.max(0, q), Math.max(0, line), null);
+    }
+
+    private double outstandingOf(int[] disks) {
+        double sum = 0;
+        for (int i : disks) {
+            sum += workloads[i].outstandingIos();
+        }
+        return sum;
     }
 
     public final void apply(int[] add, int[] remove) {
