@@ -45,7 +45,10 @@ public class ServerMetrics {
 
     @Scheduled(fixedDelay = 15_000)
     public void refresh() {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM migration WHERE state = 'IN_FLIGHT'", Long.class);
+        // Storage vMotions between RelocateVM_Task being issued and its result being verified.
+        String states = io.opensdrs.server.migration.ActionState.IN_FLIGHT.stream()
+                .map(st -> "'" + st.name() + "'").collect(java.util.stream.Collectors.joining(","));
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE state IN (" + states + ")", Long.class);
         inFlight.set(n == null ? 0 : n);
         Instant now = Instant.now();
         List<MultiGauge.Row<?>> rows = jdbc.query("SELECT datastore_name, model_kind, MAX(fitted_at) FROM datastore_model"
