@@ -509,3 +509,15 @@ export class Capabilities {
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Where the API is, seen from the page: the plugin is served under `<server>/ui/`, and inside
+ * the vSphere Client through its reverse proxy under some prefix, so the API is the parent of
+ * the page's directory when that directory is `ui/`, else the page's origin root.
+ */
+export function apiBase(pageUrl: string): string {
+  const u = new URL(pageUrl);
+  const dir = u.pathname.replace(/[^/]*$/, '');
+  const base = /\/ui\/$/.test(dir) ? dir.replace(/ui\/$/, '') : '/';
+  return `${u.origin}${base}`.replace(/\/$/, '');
+}

@@ -5,7 +5,7 @@ import '@cds/core/icon/register.js';
 import { ClarityIcons, infoStandardIcon, successStandardIcon, warningStandardIcon, errorStandardIcon, sunIcon, moonIcon, logoutIcon, storageIcon, windowCloseIcon } from '@cds/core/icon';
 import './styles.css';
 
-import { ApiClient, UnauthorizedError, type ClusterView } from './api';
+import { ApiClient, UnauthorizedError, apiBase, type ClusterView } from './api';
 import { createHost, type Host } from './host';
 import { h, clear } from './dom';
 import { parseRoute, routeHref, type Route } from './route';
@@ -74,7 +74,7 @@ class App {
     await loadSdkScript();
     this.host = await createHost((route, title, onClosed) => this.openInPageModal(route, title, onClosed), (r) => this.closeInPageModal(r));
     document.body.dataset.mode = this.host.mode;
-    this.api = new ApiClient({ authHeaders: () => this.host.authHeaders() });
+    this.api = new ApiClient({ baseUrl: apiBase(location.href), authHeaders: () => this.host.authHeaders() });
     document.body.append(this.modalLayer);
     window.addEventListener('hashchange', () => void this.render());
     this.host.onThemeChange(() => this.updateThemeButton());

@@ -138,3 +138,14 @@ describe('basicAuth', () => {
     expect(basicAuth('admin', 'pässword')).toBe(`Basic ${btoa('admin:p\xc3\xa4ssword')}`);
   });
 });
+
+describe('apiBase', () => {
+  it('is the parent of ui/, else the origin', async () => {
+    const { apiBase } = await import('../src/api');
+    expect(apiBase('http://srv:8080/ui/index.html#/overview')).toBe('http://srv:8080');
+    expect(apiBase('http://srv:8080/ui/')).toBe('http://srv:8080');
+    expect(apiBase('https://vc/plugins/opensdrs/ui/index.html#/summary')).toBe('https://vc/plugins/opensdrs');
+    expect(apiBase('http://localhost:5173/index.html')).toBe('http://localhost:5173');
+    expect(apiBase('http://localhost:5173/')).toBe('http://localhost:5173');
+  });
+});
