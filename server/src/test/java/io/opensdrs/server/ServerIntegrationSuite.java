@@ -309,6 +309,31 @@ abstract class ServerIntegrationSuite {
         assertThat(sel.get("selected").asText()).isNotBlank();
     }
 
+    /** A model fitted to many points (a busy datastore's passive observations) is stored whole (V40: TEXT, not VARCHAR(16000)). */
+    @Test
+    void aModelWithManyFitPointsIsStoredWhole() {
+        InjectorResult.Builder r = InjectorResult.newBuilder().setDatastore("ds-large").setRunId("run-large")
+                .setStartedMs(1_700_000_000_000L).setFinishedMs(1_700_000_060_000L).setIoSizeKb(4).setReadShare(1).setRandomness(1)
+                .setMode(io.opensdrs.shared.agent.v1.InjectorMode.EMULATED).setValid(true).setAttempt(1);
+        for (int i = 0; i < 1500; i++) {
+            int target = 1 + (i % 64);
+            double q = target + i / 1000.0;
+            double l = 0.25 * q + 2 + (i % 7) * 0.01;
+            r.addPoints(InjectorPoint.newBuilder().setTargetOio(target).setMeasuredOio(q).setIoCount(1000).setDurationS(5)
+                    .setIops(q / l * 1000).setMeanLatencyMs(l));
+        }
+        r.setFit(LqFit.newBuilder().setSlopeMsPerIo(0.25).setInterceptMs(2).setRSquared(0.99).setPoints(1500));
+        models.recordInjectorResult("agent-large", 1, r.build());
+
+        Integer stored = jdbc.queryForObject("SELECT MAX(LENGTH(fit_points_json)) FROM datastore_model WHERE datastore_name = 'ds-large'",
+                Integer.class);
+        assertThat(stored).isGreaterThan(16_000);
+        assertThat(models.latestValid("ds-large", "pesto")).hasValueSatisfying(m -> {
+            assertThat(m.fitPoints()).hasSize(1500);
+            assertThat(m.parameters().get("m")).isCloseTo(0.25, org.assertj.core.data.Offset.offset(0.01));
+        });
+    }
+
     // ------------------------------------------------------------------ inventory
 
     @Test
