@@ -72,6 +72,11 @@ public final class LocalLoop implements AutoCloseable {
     }
 
     private final Scenario scenario;
+    /** The server's percentile windows in simulated time (the longest is what a balancing run reads). */
+    public static final String STATS_WINDOWS = "PT2M,PT4M";
+    /** 20-s windows of VM IO after which the longest stats window holds only them (4 min / 20 s). */
+    public static final int WINDOWS_TO_FILL_STATS = 12;
+
     private final Settings settings;
     private final Consumer<String> progress;
     private final List<ManagedProcess> processes = new ArrayList<>();
@@ -206,9 +211,13 @@ public final class LocalLoop implements AutoCloseable {
                 "--sdrs.vcenter.url=" + sdkUrl(), "--sdrs.vcenter.user=" + VC_USER,
                 "--sdrs.vcenter.password=" + VC_PASSWORD, "--sdrs.vcenter.insecure=true",
                 // compressed time: the world's 20-s windows arrive every 20/speed s, so refresh models,
-                // inventory and migrations at the same compressed pace
+                // inventory and migrations at the same compressed pace. The percentile windows are in the
+                // samples' (simulated) time and must be short next to the loop: the VMs idle for tens of
+                // simulated minutes while the injectors build the models, and a 1-h window read right after
+                // their IO starts would still be mostly idle windows (median OIO and IOPS 0: nothing to move).
+                // The balancer reads the longest window, whose older pane holds 2-4 min of recent samples.
                 "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT2S",
-                "--sdrs.stats.windows=PT10M,PT1H", "--sdrs.migration.poll-interval=PT0.25S"));
+                "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SDRS_ADMIN_PASSWORD", adminPassword);
         if (settings.database().isPostgres()) {
