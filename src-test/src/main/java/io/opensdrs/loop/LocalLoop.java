@@ -196,9 +196,40 @@ public final class LocalLoop implements AutoCloseable {
         }
     }
 
-    /** Every VM disk starts the workload the scenario gives it. */
-    public void startVmIo() {
+    /**
+     * Every VM disk starts the workload the scenario gives it — named, in its statistics, as vCenter
+     * names it ({@link #nameDisksAsVcenter}).
+     */
+    public void startVmIo() throws IOException, InterruptedException {
+        nameDisksAsVcenter();
         setAllWorkloads(false);
+    }
+
+    /**
+     * The testbed reports each disk's statistics under vCenter's identity — the VM's managed object
+     * id and the disk's device key, as a real host's vSCSI layer would — matched through the
+     * server's inventory by backing file ("[ds] vm/data.vmdk" is the scenario's disk "data").
+     * Without it the statistics name the scenario's VM and 2000 + position, which the server cannot
+     * join with vCenter's disks (vcsim numbers them 203, 204, ...): every disk looked unobserved to
+     * the balancer (no load, nothing to move). Returns how many disks were named.
+     */
+    public int nameDisksAsVcenter() throws IOException, InterruptedException {
+        int named = 0;
+        int total = 0;
+        for (JsonNode d : api.get("/api/v1/disks")) {
+            String file = d.path("file").asText();
+            String base = file.substring(file.lastIndexOf('/') + 1).replaceFirst("(_\\d+)?\\.vmdk$", "");
+            String diskId = d.path("vmName").asText() + "/" + base;
+            total++;
+            try {
+                world().reportAs(diskId, d.path("vm").asText(), d.path("diskKey").asInt());
+                named++;
+            } catch (IllegalArgumentException e) {
+                progress.accept("  vCenter's disk " + file + " is no disk of the testbed: " + e.getMessage());
+            }
+        }
+        progress.accept("testbed: " + named + " of " + total + " vCenter disks report statistics under vCenter's VM id and disk key");
+        return named;
     }
 
     private void startServer() throws Exception {

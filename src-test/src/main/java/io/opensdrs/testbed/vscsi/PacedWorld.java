@@ -85,7 +85,9 @@ public final class PacedWorld implements AutoCloseable {
     private final IoLevelRun run;
     private final double speed;
     private final long epochBaseMs;
-    private final Map<String, String> diskIdByKey = new HashMap<>();
+    private final Map<String, String> diskIdByKey = new java.util.concurrent.ConcurrentHashMap<>();
+    /** disk id → how statistics name it when vCenter's identity is known ({@link #reportAs}). */
+    private final Map<String, Identity> reportedAs = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Integer> keyByDiskId = new LinkedHashMap<>();
     private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
     private final List<Consumer<WindowReport>> windowListeners = new CopyOnWriteArrayList<>();
@@ -144,6 +146,31 @@ public final class PacedWorld implements AutoCloseable {
     /** The disk id ("vm/disk") a (vm, disk key) pair names, or null. */
     public String diskId(String vm, int diskKey) {
         return diskIdByKey.get(vm + "#" + diskKey);
+    }
+
+    /** How a disk is named to the outside: a VM (name or managed object id) and a device key. */
+    public record Identity(String vm, int diskKey) {
+    }
+
+    /**
+     * Names a disk as vCenter does — the VM's managed object id and the disk's device key — as the
+     * hypervisor's vSCSI layer would: statistics then carry that identity, so the server can join
+     * them with its inventory, and every lookup ({@link #diskId}) takes it besides the scenario's
+     * (VM name, 2000 + position).
+     */
+    public void reportAs(String diskId, String vm, int diskKey) {
+        diskKey(diskId); // known disk, or IllegalArgumentException
+        reportedAs.put(diskId, new Identity(vm, diskKey));
+        diskIdByKey.put(vm + "#" + diskKey, diskId);
+    }
+
+    /** The identity statistics carry for a disk: vCenter's when {@link #reportAs} named it, else the scenario's. */
+    public Identity reportedIdentity(String diskId) {
+        Identity i = reportedAs.get(diskId);
+        if (i != null) {
+            return i;
+        }
+        return new Identity(diskId.substring(0, diskId.indexOf('/')), diskKey(diskId));
     }
 
     public int diskKey(String diskId) {

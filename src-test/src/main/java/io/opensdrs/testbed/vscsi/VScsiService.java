@@ -106,7 +106,8 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
     }
 
     DiskWindowStats toProto(VirtualDisk d, DiskWindow w) {
-        return DiskWindowStats.newBuilder().setVm(d.vm()).setDiskKey(paced.diskKey(d.id()))
+        PacedWorld.Identity as = paced.reportedIdentity(d.id());
+        return DiskWindowStats.newBuilder().setVm(as.vm()).setDiskKey(as.diskKey())
                 .setDiskFile("[" + w.datastore() + "] " + d.vm() + "/" + d.name() + ".vmdk")
                 .setDatastore(w.datastore())
                 .setWindowStartMs(paced.epochBaseMs() + (long) w.startMs())

@@ -32,6 +32,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The vSCSI service over loopback gRPC, against a world paced at 25× the wall clock. */
 class VScsiServiceTest {
@@ -75,6 +76,27 @@ class VScsiServiceTest {
         assertThat(v.getDisksList()).extracting(d -> d.getVm() + "/" + d.getDiskKey() + "@" + d.getDatastore())
                 .containsExactlyInAnyOrder("vm1/2000@ds-a", "vm2/2000@ds-a");
         assertThat(v.getSpeed()).isEqualTo(25);
+    }
+
+    /** A disk named as vCenter names it (VM managed object id, device key) is reported and found under that name. */
+    @Test
+    void aDiskNamedAsVcenterIsReportedUnderThatIdentity() throws Exception {
+        PacedWorld paced = new PacedWorld(World.build(ScenarioLoader.parse(SCENARIO, "vscsi-test")), 25, 7);
+        paced.reportAs("vm2/data", "vm-42", 203);
+        assertThatThrownBy(() -> paced.reportAs("vm9/data", "vm-43", 203)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(paced.diskId("vm-42", 203)).isEqualTo("vm2/data");
+        assertThat(paced.diskId("vm2", 2000)).as("the scenario's name still works").isEqualTo("vm2/data");
+        try (VScsiServer own = VScsiServer.start(paced, 0)) {
+            ManagedChannel ch = NettyChannelBuilder.forTarget(own.target()).usePlaintext().build();
+            try {
+                HostStatsWindow w = VScsiGrpc.newBlockingStub(ch).withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .streamHostStats(HostRequest.newBuilder().setHost("esx1").build()).next();
+                assertThat(w.getSamplesList()).extracting(d -> d.getVm() + "/" + d.getDiskKey())
+                        .containsExactlyInAnyOrder("vm1/2000", "vm-42/203");
+            } finally {
+                ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test
