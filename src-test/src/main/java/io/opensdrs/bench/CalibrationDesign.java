@@ -33,17 +33,14 @@ public final class CalibrationDesign {
     }
 
     /**
-     * Romano's calibration for balancing (B2): the calibration subset's X, R and O levels (O up
-     * to 64, as Romano's test vector, Eqs. 12–15) with IO sizes 1 KiB–1 MiB, so that the 512 KiB
-     * and 1 MiB workloads of Romano Table 7 that the worlds run are inside the design (Romano
-     * updates its model from production statistics, §3; a model fitted only to 1–64 KiB would
-     * extrapolate sixteenfold): 216 points. An earlier 81-point design (Z ∈ {4, 64, 1024} KiB,
-     * O ≤ 16) left the fit on the write-cached arrays (Romano Table 2's E2 and N2) predicting
-     * 0.2–0.4 ms for small random-read mixes that measure 7–15 ms.
+     * Romano's calibration for balancing (B2): the same shape, with IO sizes up to the
+     * 512 KiB and 1 MiB workloads of Romano Table 7 that the worlds run (Romano updates its
+     * model from production statistics, §3; a model fitted only to 1–64 KiB would
+     * extrapolate sixteenfold): 81 points.
      */
     public static List<Workload> romanoBalancingCalibration() {
-        return grid(new double[] {0, 0.5, 1}, new double[] {0, 0.5, 1}, new double[] {1, 4, 16, 64, 256, 1024},
-                new double[] {1, 4, 16, 64});
+        return grid(new double[] {0, 0.5, 1}, new double[] {0, 0.5, 1}, new double[] {4, 64, 1024},
+                new double[] {1, 4, 16});
     }
 
     /** Pesto's injector (§5.1): 4 KiB random reads at OIO 2, 4, 8, 16, 32. */
