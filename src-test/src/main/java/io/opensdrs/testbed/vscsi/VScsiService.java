@@ -260,6 +260,29 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
         return id;
     }
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    @Override
+    public void addDatastore(io.opensdrs.shared.vscsi.v1.AddDatastoreRequest request, StreamObserver<DatastoreView> response) {
+        io.opensdrs.scenario.DatastoreSpec spec;
+        try {
+            spec = JSON.readValue(request.getDatastoreJson(), io.opensdrs.scenario.DatastoreSpec.class);
+        } catch (java.io.IOException e) {
+            response.onError(Status.INVALID_ARGUMENT.withDescription("datastore_json: " + e.getMessage()).asRuntimeException());
+            return;
+        }
+        if (spec.name() == null || spec.name().isBlank() || !(spec.capacityGB() > 0) || spec.device() == null) {
+            response.onError(Status.INVALID_ARGUMENT.withDescription("datastore_json needs name, capacityGB > 0 and device")
+                    .asRuntimeException());
+            return;
+        }
+        unary(response, () -> {
+            Datastore d = paced.world().addDatastore(spec, request.getHostsList());
+            return DatastoreView.newBuilder().setName(d.name()).setCapacityBytes(d.capacityBytes()).setUsedBytes(d.usedBytes())
+                    .setThinProvisioned(d.thin()).setDeviceProfile(d.profile().name()).build();
+        });
+    }
+
     private <T> void unary(StreamObserver<T> response, java.util.function.Supplier<T> onEngine) {
         T value;
         try {

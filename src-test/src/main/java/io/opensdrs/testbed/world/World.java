@@ -172,6 +172,32 @@ public final class World {
         log.add(String.format("%.0f s: relocation of %s to %s completed", nowMs / 1000, r.disk().id(), r.to()));
     }
 
+    /**
+     * Adds an empty datastore now, on its own device, seen by the given hosts (every host when
+     * empty): the scenario's addDatastore event, or a datastore added at run time.
+     *
+     * @throws IllegalArgumentException if the name is taken, a host is unknown or the device is not
+     */
+    public Datastore addDatastore(DatastoreSpec spec, java.util.Collection<String> seenBy) {
+        if (datastores.containsKey(spec.name())) {
+            throw new IllegalArgumentException("datastore '" + spec.name() + "' exists already");
+        }
+        Set<String> known = new LinkedHashSet<>();
+        scenario.hosts().forEach(h -> known.add(h.name()));
+        Set<String> hosts = new LinkedHashSet<>(seenBy);
+        if (hosts.isEmpty()) {
+            hosts.addAll(known);
+        }
+        for (String h : hosts) {
+            if (!known.contains(h)) {
+                throw new IllegalArgumentException("no host named '" + h + "'");
+            }
+        }
+        Datastore d = new Datastore(spec, DeviceProfiles.resolve(spec.device()), hosts);
+        datastores.put(spec.name(), d);
+        return d;
+    }
+
     /** Applies a timed event of the scenario. */
     void apply(EventSpec e, double nowMs) throws InvalidScenarioException {
         if (e instanceof EventSpec.Maintenance m) {
@@ -179,12 +205,7 @@ public final class World {
         } else if (e instanceof EventSpec.ExitMaintenance x) {
             datastore(x.datastore()).setMaintenance(false);
         } else if (e instanceof EventSpec.AddDatastore a) {
-            Set<String> hosts = new LinkedHashSet<>(a.hosts());
-            if (hosts.isEmpty()) {
-                scenario.hosts().forEach(h -> hosts.add(h.name()));
-            }
-            datastores.put(a.datastore().name(),
-                    new Datastore(a.datastore(), DeviceProfiles.resolve(a.datastore().device()), hosts));
+            addDatastore(a.datastore(), a.hosts());
         } else if (e instanceof EventSpec.WorkloadShift s) {
             disk(s.vm() + "/" + s.disk()).setWorkload(s.workload());
         }

@@ -99,6 +99,39 @@ class VScsiServiceTest {
         }
     }
 
+    /** A datastore added at run time is seen by its host, reported every window, and takes a disk. */
+    @Test
+    void aDatastoreAddedAtRunTimeTakesADisk() throws Exception {
+        PacedWorld paced = new PacedWorld(World.build(ScenarioLoader.parse(SCENARIO, "vscsi-test")), 25, 7);
+        try (VScsiServer own = VScsiServer.start(paced, 0)) {
+            ManagedChannel ch = NettyChannelBuilder.forTarget(own.target()).usePlaintext().build();
+            try {
+                VScsiGrpc.VScsiBlockingStub s = VScsiGrpc.newBlockingStub(ch).withDeadlineAfter(60, TimeUnit.SECONDS);
+                var added = s.addDatastore(io.opensdrs.shared.vscsi.v1.AddDatastoreRequest.newBuilder().addHosts("esx1")
+                        .setDatastoreJson("{\"name\": \"ds-new\", \"capacityGB\": 100,"
+                                + " \"device\": {\"type\": \"ssd\", \"profile\": \"intel-d3-s4610\"}}").build());
+                assertThat(added.getName()).isEqualTo("ds-new");
+                assertThat(added.getCapacityBytes()).isEqualTo(100L << 30);
+                assertThatThrownBy(() -> s.addDatastore(io.opensdrs.shared.vscsi.v1.AddDatastoreRequest.newBuilder()
+                        .setDatastoreJson("{\"name\": \"ds-new\", \"capacityGB\": 1, \"device\": {\"type\": \"ssd\"}}").build()))
+                        .hasMessageContaining("exists already");
+                assertThat(s.describeHost(HostRequest.newBuilder().setHost("esx1").build()).getDatastoresList())
+                        .extracting(d -> d.getName()).contains("ds-new");
+                assertThat(s.relocate(RelocateRequest.newBuilder().setVm("vm2").setDiskKey(2000).setDestination("ds-new").build())
+                        .getAccepted()).isTrue();
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while (!s.relocationProgress(DiskRequest.newBuilder().setVm("vm2").setDiskKey(2000).build()).getDone()) {
+                    assertThat(System.nanoTime()).as("the copy to ds-new finishes").isLessThan(deadline);
+                    Thread.sleep(100);
+                }
+                assertThat(s.relocationProgress(DiskRequest.newBuilder().setVm("vm2").setDiskKey(2000).build()).getDatastoreNow())
+                        .isEqualTo("ds-new");
+            } finally {
+                ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Test
     void streamsEveryDiskOfTheHostEveryWindow() {
         Iterator<HostStatsWindow> it = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
