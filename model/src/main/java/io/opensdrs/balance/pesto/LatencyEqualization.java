@@ -24,8 +24,6 @@ import java.util.Locale;
  *   <li>Filter (§5.4): skip a move when the source's 50th–90th percentile latencies are lower
  *       than the destination's — read as "lower at any of p50, p70, p90", so that a move
  *       must not make any percentile of the pair worse by design.</li>
- *   <li>The destination's projected p90 after the move stays below the source's p90 before it
- *       ({@link #lowersTheWorst}): equalizing, not overshooting.</li>
  *   <li>{@link CostBenefit} (Eqs. 10–11, on interval bounds): the move must pay.</li>
  *   <li>Among worthwhile moves, the one with the largest margin (benefit's lower bound minus
  *       cost's upper bound); repeat until no move pays or the move cap is reached.</li>
@@ -118,26 +116,12 @@ public final class LatencyEqualization implements BalancingStrategy {
                     srcAfter = p.load(src).predictWith(null, u.disks(), null);
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
-                if (!lowersTheWorst(r)) {
-                    continue;
-                }
                 if (r.worthwhile() && (best == null || r.margin() > best.result.margin())) {
                     best = new Candidate(u, dst, r);
                 }
             }
         }
         return best;
-    }
-
-    /**
-     * Equalization must not overshoot: the destination's projected p90 after the move has to stay
-     * below the source's p90 before it, so that the worse of the two datastores gets better.
-     * Eq. 11's benefit weighs latencies by outstanding IOs, so a move that piles a disk onto a
-     * lightly loaded but slow datastore (few OIO there to weigh its rise) can pay by Eq. 11 while
-     * leaving that datastore slower than the source was.
-     */
-    static boolean lowersTheWorst(CostBenefit.Result r) {
-        return r.destination().p90AfterMs() < r.source().p90BeforeMs();
     }
 
     /** Pesto §5.4's filter: true when the source's latency is lower than the destination's at any of p50, p70, p90. */

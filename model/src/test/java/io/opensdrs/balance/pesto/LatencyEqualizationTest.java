@@ -83,26 +83,4 @@ class LatencyEqualizationTest {
         assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {8, 14, 30}, new double[] {10, 12, 14})).isTrue();
         assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {12, 18, 30}, new double[] {5, 8, 10})).isFalse();
     }
-
-    @Test
-    void doesNotMoveOntoADatastoreThatWouldEndSlowerThanTheSourceWas() {
-        // A (m=1, C=2) carries 40 OIO: 42 ms. B is empty but slow (m=5): one 10-OIO disk takes it to 52 ms.
-        // Eq. 11 pays (30 OIO each 10 ms faster outweigh the mover's 10 ms loss), yet the worse datastore
-        // goes from 42 to 52 ms and the mean datastore latency from 22 to 42 ms.
-        Clusters c = Clusters.cluster()
-                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
-                .datastore("B", 10_000, LqSlopeModel.of(5, 2), null);
-        for (int i = 0; i < 4; i++) {
-            c.vm("vm" + i, "A", 10, 10);
-        }
-        assertThat(new LatencyEqualization().plan(c.build()).moves()).isEmpty();
-        // A faster B (m=1) takes one disk: 12 ms < 42 ms.
-        Clusters ok = Clusters.cluster()
-                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
-                .datastore("B", 10_000, LqSlopeModel.of(1, 2), null);
-        for (int i = 0; i < 4; i++) {
-            ok.vm("vm" + i, "A", 10, 10);
-        }
-        assertThat(new LatencyEqualization().plan(ok.build()).moves()).isNotEmpty();
-    }
 }
