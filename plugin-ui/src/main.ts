@@ -215,7 +215,7 @@ class App {
       h('div', { class: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'modal-title', 'data-testid': 'modal' },
         h('div', { class: 'modal-dialog', role: 'document' },
           h('div', { class: 'modal-content' },
-            h('div', { class: 'modal-header' }, h('h3', { class: 'modal-title', id: 'modal-title' }, title), close),
+            h('div', { class: 'modal-header' }, h('h2', { class: 'modal-title', id: 'modal-title' }, title), close),
             body))),
       h('div', { class: 'modal-backdrop', 'aria-hidden': 'true' }));
     const r = parseRoute(route);

@@ -59,7 +59,7 @@ export function table<T>(caption: string, columns: Column<T>[], rows: T[], empty
 
 export function card(title: string, ...body: Child[]): HTMLElement {
   return h('section', { class: 'card', 'aria-label': title },
-    h('div', { class: 'card-header' }, h('h3', { class: 'card-title' }, title)),
+    h('div', { class: 'card-header' }, h('h2', { class: 'card-title' }, title)),
     h('div', { class: 'card-block' }, ...body));
 }
 

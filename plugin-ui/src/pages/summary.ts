@@ -16,7 +16,7 @@ export async function summaryPage(ctx: PageContext): Promise<HTMLElement> {
     const p = livePercentiles(d);
     const line = lineOf(d.datastore.model?.parameters);
     return h('div', { class: 'summary-card', 'data-testid': 'page-summary' },
-      h('h3', null, `OpenSDRS — ${dsName}`),
+      h('h1', { class: 'summary-title' }, `OpenSDRS — ${dsName}`),
       dl([
         ['Model', `${f.modelName(d.datastore.model?.kind)} (${d.datastore.model?.source})`],
         ['Latency p50 / p90', `${f.ms(metric(p, 'LATENCY_MS', 'p50'))} / ${f.ms(metric(p, 'LATENCY_MS', 'p90'))}`],
@@ -31,7 +31,7 @@ export async function summaryPage(ctx: PageContext): Promise<HTMLElement> {
   if (!c) return alert('info', 'No datastore cluster.');
   const recs = await ctx.api.recommendations(c.id, 1000);
   return h('div', { class: 'summary-card', 'data-testid': 'page-summary' },
-    h('h3', null, `OpenSDRS — ${c.name}`),
+    h('h1', { class: 'summary-title' }, `OpenSDRS — ${c.name}`),
     dl([
       ['Datastores', String(c.datastores)],
       ['Model', f.modelName(c.selectedModelKind)],
