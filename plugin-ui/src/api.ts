@@ -8,6 +8,32 @@
 
 // ---------------------------------------------------------------- response shapes (ApiViews.java)
 
+/** What a Storage DRS run produced (server BalancingViews.RunView). */
+export interface RunView {
+  runId: number;
+  clusterId: string;
+  trigger: string;
+  strategy: string;
+  recommendationIds: number[];
+  appliedRecommendationIds: number[];
+  faults: { reasonCode?: string; message?: string }[];
+  notes: string[];
+}
+
+/** A datastore's maintenance state after enter/exit (server BalancingViews.MaintenanceView). */
+export interface MaintenanceView {
+  datastoreId: string;
+  datastoreName: string;
+  clusterId: string;
+  state: string;
+  ignoreAffinity: boolean;
+  disksRemaining: number;
+  recommendationIds: number[];
+  appliedRecommendationIds: number[];
+  faults: { reasonCode?: string; message?: string }[];
+  notes: string[];
+}
+
 export interface SettingsView {
   modelKind: string;
   automationLevel: 'manual' | 'automated' | string;
@@ -365,14 +391,17 @@ export class ApiClient {
     return this.get('/api/v1/migrations', true);
   }
 
-  // ------------------------------------------------------------ not on the server yet (→ NotAvailableError)
-  runNow(clusterId: string): Promise<{ recommendations: number }> {
+  // ------------------------------------------------------------ balancing (server: BalancingController)
+  /** "Run Storage DRS now" (POST /clusters/{id}/run). */
+  runNow(clusterId: string): Promise<RunView> {
     return this.send('POST', `/api/v1/clusters/${enc(clusterId)}/run`, undefined, true);
   }
-  maintenance(datastore: string, enter: boolean, ignoreAffinityRules = false): Promise<DatastoreView> {
-    return this.send('POST', `/api/v1/datastores/${enc(datastore)}/maintenance`,
-      { mode: enter ? 'enter' : 'exit', ignoreAffinityRules }, true);
+  /** Enter or exit maintenance mode; entering returns the evacuation's recommendations and faults. */
+  maintenance(datastore: string, enter: boolean, ignoreAffinity = false): Promise<MaintenanceView> {
+    return this.send('POST', `/api/v1/datastores/${enc(datastore)}/maintenance`, { enter, ignoreAffinity }, true);
   }
+
+  // ------------------------------------------------------------ not on the server yet (→ NotAvailableError)
   rules(clusterId: string): Promise<RuleView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/rules`, true);
   }

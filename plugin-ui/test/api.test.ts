@@ -102,7 +102,8 @@ describe('ApiClient', () => {
     expect(e).toBeInstanceOf(NotAvailableError);
     expect(e.path).toBe('/api/v1/datastores/ds1/maintenance');
     expect(fetch.mock.calls.map((c) => c[0])).toEqual(['http://srv/v3/api-docs', 'http://srv/api/v1/datastores/ds1/maintenance']);
-    expect(JSON.parse(String(fetch.mock.calls[1][1]!.body))).toEqual({ mode: 'enter', ignoreAffinityRules: false });
+    // the server's BalancingController.MaintenanceRequest
+    expect(JSON.parse(String(fetch.mock.calls[1][1]!.body))).toEqual({ enter: true, ignoreAffinity: false });
   });
 
   it('handles 204 and empty bodies', async () => {

@@ -33,7 +33,9 @@ export async function runNowModal(ctx: PageContext): Promise<HTMLElement> {
     button('Cancel', () => ctx.host.closeModal(), { testId: 'modal-cancel' }),
     button('Run now', () => void runAction(status, 'Run Storage DRS', async () => {
       const r = await ctx.api.runNow(c.id);
-      return `Storage DRS ran: ${r?.recommendations ?? 0} recommendations.`;
+      const applied = r.appliedRecommendationIds.length;
+      return `Storage DRS ran (${r.strategy}): ${r.recommendationIds.length} recommendations`
+        + (applied ? `, ${applied} applied` : '') + (r.faults.length ? `, ${r.faults.length} faults` : '') + '.';
     }), { kind: 'primary', testId: 'modal-confirm' }));
 }
 
@@ -69,7 +71,8 @@ export async function maintenanceModal(ctx: PageContext): Promise<HTMLElement> {
     button('Cancel', () => ctx.host.closeModal(), { testId: 'modal-cancel' }),
     button(enter ? 'Enter maintenance mode' : 'Exit maintenance mode', () => void runAction(status, enter ? 'Enter maintenance mode' : 'Exit maintenance mode', async () => {
       const r = await ctx.api.maintenance(ds, enter, ignore.checked);
-      return `${ds}: maintenance ${r?.maintenanceMode ?? (enter ? 'entering' : 'normal')}.`;
+      return `${ds}: ${r.state}` + (enter ? `, ${r.disksRemaining} disks to move, ${r.recommendationIds.length} recommendations`
+        + (r.faults.length ? `, ${r.faults.length} faults` : '') : '') + '.';
     }), { kind: enter ? 'danger' : 'primary', testId: 'modal-confirm' }));
 }
 
