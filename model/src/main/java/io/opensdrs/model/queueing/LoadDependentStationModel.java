@@ -111,11 +111,18 @@ public final class LoadDependentStationModel implements DatastoreModel {
             throw new IllegalStateException("queueing model is not fitted");
         }
         ServiceTimeRegression station = stations.get(RequestClass.of(workload));
-        if (station == null) {
-            throw new IllegalArgumentException("queueing model has no calibration for request class " + RequestClass.of(workload)
-                    + "; calibrated: " + stations.keySet());
+        double mu;
+        if (station != null) {
+            mu = station.serviceTimeMs(workload.outstandingIos(), workload.ioSizeKb(), 1);
+        } else {
+            // A class the calibration never saw (the injector calibrates random reads only, but a
+            // balancer also asks about a storage vMotion's sequential copy): answer with the
+            // slowest calibrated station at this load, an upper bound rather than no answer.
+            mu = 0;
+            for (ServiceTimeRegression s : stations.values()) {
+                mu = Math.max(mu, s.serviceTimeMs(workload.outstandingIos(), workload.ioSizeKb(), 1));
+            }
         }
-        double mu = station.serviceTimeMs(workload.outstandingIos(), workload.ioSizeKb(), 1);
         return Prediction.of(workload.outstandingIos(), mu, null);
     }
 }

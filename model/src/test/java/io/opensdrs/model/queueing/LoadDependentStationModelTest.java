@@ -82,4 +82,16 @@ class LoadDependentStationModelTest {
         assertThat(p.latencyMs()).isCloseTo(mu(40, 16), within(1e-6));
         assertThat(p.iops()).isCloseTo(40 / mu(40, 16) * 1000, within(1e-3));
     }
+
+    @Test
+    void aRequestClassItWasNotCalibratedOnIsPredictedWithTheSlowestCalibratedStation() {
+        // Calibrated on random reads only, as the injector does; a balancer still asks about a
+        // storage vMotion's sequential copy and must get an answer, not an exception.
+        LoadDependentStationModel model = new LoadDependentStationModel();
+        model.fit(calibrationRuns(new Random(3), 0));
+        Workload sequentialRead = new Workload(16, 64, 1, 0);
+        var p = model.predict(sequentialRead);
+        assertThat(p.latencyMs()).isCloseTo(mu(16, 64), within(1e-6));
+        assertThat(model.predict(new Workload(16, 64, 0, 0)).latencyMs()).isCloseTo(mu(16, 64), within(1e-6));
+    }
 }
