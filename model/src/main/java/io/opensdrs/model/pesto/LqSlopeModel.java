@@ -4,6 +4,7 @@ import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
+import io.opensdrs.model.OioWeightedAggregation;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.stats.LineFit;
 

@@ -4,6 +4,7 @@ import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
+import io.opensdrs.model.OioWeightedAggregation;
 import io.opensdrs.model.Workload;
 
 import java.util.ArrayList;
@@ -89,20 +90,7 @@ public final class LoadDependentStationModel implements DatastoreModel {
     /** Clients add up (closed loop); request size is averaged weighted by clients. */
     @Override
     public Workload aggregate(List<Workload> workloads) {
-        if (workloads.isEmpty()) {
-            throw new IllegalArgumentException("nothing to aggregate: no workloads");
-        }
-        double o = workloads.stream().mapToDouble(Workload::outstandingIos).sum();
-        double z = 0;
-        double r = 0;
-        double x = 0;
-        for (Workload w : workloads) {
-            double weight = o == 0 ? 1.0 / workloads.size() : w.outstandingIos() / o;
-            z += weight * w.ioSizeKb();
-            r += weight * w.readFraction();
-            x += weight * w.randomFraction();
-        }
-        return new Workload(o, z, Math.min(1, r), Math.min(1, x));
+        return OioWeightedAggregation.aggregate(workloads);
     }
 
     @Override

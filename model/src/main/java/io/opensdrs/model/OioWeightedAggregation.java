@@ -1,16 +1,18 @@
-package io.opensdrs.model.pesto;
-
-import io.opensdrs.model.Workload;
+package io.opensdrs.model;
 
 import java.util.List;
 
-/** Pesto's aggregation: O adds up; Z, R and X are averaged weighted by each workload's O. */
-final class OioWeightedAggregation {
+/**
+ * Workloads placed together as one: O adds up (closed loops share the device); Z, R and X are
+ * averaged weighted by each workload's O. Pesto's aggregation, and the one BASIL's and the
+ * queueing model's callers need when they ask for a single workload.
+ */
+public final class OioWeightedAggregation {
 
     private OioWeightedAggregation() {
     }
 
-    static Workload aggregate(List<Workload> workloads) {
+    public static Workload aggregate(List<Workload> workloads) {
         if (workloads.isEmpty()) {
             throw new IllegalArgumentException("nothing to aggregate: no workloads");
         }
