@@ -45,7 +45,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "heartbeat period (Pesto §5.1.1: 4 s); default ${DEFAULT-VALUE}")
     Duration period;
 
-    @Option(names = "--reclaim-periods", defaultValue = "3",
+    @Option(names = "--reclaim-periods", defaultValue = "2",
             description = "a block silent for this many periods is reclaimed; default ${DEFAULT-VALUE}")
     int reclaimPeriods;
 

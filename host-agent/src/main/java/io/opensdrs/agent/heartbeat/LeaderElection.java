@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * <li><b>Observe.</b> Every {@code period / 4} the host reads the whole file and records, per
  * slot, when its content last changed on this host's monotonic clock
  * ({@link BlockObservations}). A valid block whose content has not changed for
- * {@code reclaimPeriods} periods (3 × 4 s by default) is STALE; an all-zero or RELEASED block
+ * {@code reclaimPeriods} periods (2 × 4 s by default) is STALE; an all-zero or RELEASED block
  * is FREE; a block that fails its checksum is never trusted, and becomes reclaimable only after
  * staying unchanged for the same window (a torn block left by a crash, not a write in
  * flight). A block carrying this host's id but another incarnation is a previous run of this
@@ -54,6 +54,13 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Timing: {@code period} between heartbeats, reclaim after {@code reclaimPeriods} silent periods. */
     public record Timing(Duration period, int reclaimPeriods, Duration claimSettle) {
+        /**
+         * Two silent periods: a dead leader is then replaced at most 2 periods + one observation
+         * interval + the claim settle (2.5 periods) after its last heartbeat, so within the 3
+         * periods the failover bound (B7) allows from the kill; three would overshoot it.
+         */
+        public static final int DEFAULT_RECLAIM_PERIODS = 2;
+
         public Timing {
             if (period.toMillis() < 20) {
                 throw new IllegalArgumentException("period must be at least 20 ms");
@@ -67,7 +74,7 @@ public final class LeaderElection implements AutoCloseable {
         }
 
         public static Timing of(Duration period) {
-            return new Timing(period, 3, Duration.ofNanos(Math.max(period.toNanos() / 4, 10_000_000L)));
+            return new Timing(period, DEFAULT_RECLAIM_PERIODS, Duration.ofNanos(Math.max(period.toNanos() / 4, 10_000_000L)));
         }
 
         public long observeIntervalNanos() {

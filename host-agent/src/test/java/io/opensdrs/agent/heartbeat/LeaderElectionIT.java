@@ -65,11 +65,12 @@ class LeaderElectionIT {
                     .filter(e -> e.receivedNanos() > killedAt && e.type().equals("leader")).findFirst().orElseThrow();
             double ms = (next.receivedNanos() - killedAt) / 1e6;
             System.out.println(String.format(Locale.ROOT, "B7 failover: kill -9 of leader %s -> %s leads after %.0f ms = %.2f heartbeat periods"
-                    + " (period %d ms, reclaim after 3 silent periods)", old, next.host(), ms, ms / PERIOD_MS, PERIOD_MS));
+                    + " (period %d ms, reclaim after 2 silent periods)", old, next.host(), ms, ms / PERIOD_MS, PERIOD_MS));
             assertThat(next.host()).isNotEqualTo(old);
-            // Reclaim needs 3 silent periods counted from the last heartbeat this host saw,
-            // observed every period/4; allow one period of scheduling slack on a busy machine.
-            assertThat(ms / PERIOD_MS).isLessThan(4.0);
+            // Acceptance 1: a new leader within 3 heartbeat periods of the kill. Reclaim needs 2
+            // silent periods from the last heartbeat seen, observed every period/4, plus the claim
+            // settle (period/4): at most 2.5 periods plus scheduling.
+            assertThat(ms / PERIOD_MS).isLessThanOrEqualTo(3.0);
             Thread.sleep(4 * PERIOD_MS);
             assertThat(agents.leaders(h -> byHost.get(h).isAlive())).hasSize(1);
         }

@@ -111,7 +111,7 @@ class LeaderElectionTest {
         await(() -> leaders(rest) == 1, Duration.ofSeconds(5));
         double periods = (System.nanoTime() - t0) / (double) PERIOD.toNanos();
         assertThat(leaders(rest)).isEqualTo(1);
-        assertThat(periods).isLessThan(4.5);
+        assertThat(periods).as("periods from the crash to one leader (threads at 100 ms: slack for scheduling; the 3-period bound is LeaderElectionIT's)").isLessThan(3.5);
         await(() -> rest.stream().anyMatch(h -> h.election.ownIndex() == 0), Duration.ofSeconds(2));
         assertThat(rest.stream().filter(h -> h.election.ownIndex() == 0).count()).as("block 0 reclaimed").isEqualTo(1);
     }
