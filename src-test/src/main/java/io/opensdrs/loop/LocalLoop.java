@@ -399,9 +399,16 @@ public final class LocalLoop implements AutoCloseable {
         if (follower != null) {
             follower.close();
         }
+        // every process is asked at once and shares one grace period: stopped one after another, six
+        // slow shutdowns would keep Ctrl-C waiting a minute
         List<ManagedProcess> all = processes();
+        List<List<ProcessHandle>> children = new ArrayList<>();
         for (int i = all.size() - 1; i >= 0; i--) {
-            all.get(i).stop();
+            children.add(all.get(i).requestStop());
+        }
+        long deadline = System.nanoTime() + ManagedProcess.stopGrace().toNanos();
+        for (int i = all.size() - 1, j = 0; i >= 0; i--, j++) {
+            all.get(i).awaitStopped(children.get(j), deadline);
         }
         if (vscsiChannel != null) {
             vscsiChannel.shutdownNow();

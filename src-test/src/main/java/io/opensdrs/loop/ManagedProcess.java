@@ -126,9 +126,18 @@ public final class ManagedProcess implements AutoCloseable {
 
     /** SIGTERM (with SIGCONT first, so a suspended process can act on it), SIGKILL after the grace period. */
     public void stop() {
+        List<ProcessHandle> children = requestStop();
+        awaitStopped(children, System.nanoTime() + STOP_GRACE.toNanos());
+    }
+
+    /**
+     * The first half of {@link #stop()}: SIGCONT, then SIGTERM; returns the descendants to reap.
+     * A caller stopping several processes signals them all first so that their shutdowns overlap.
+     */
+    List<ProcessHandle> requestStop() {
         Process p = process;
         if (p == null || !p.isAlive()) {
-            return;
+            return List.of();
         }
         try {
             signal("CONT");
@@ -137,8 +146,18 @@ public final class ManagedProcess implements AutoCloseable {
         }
         List<ProcessHandle> children = new ArrayList<>(p.descendants().toList());
         p.destroy();
+        return children;
+    }
+
+    /** The second half of {@link #stop()}: waits until {@code deadlineNanos}, then SIGKILL. */
+    void awaitStopped(List<ProcessHandle> children, long deadlineNanos) {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
         try {
-            if (!p.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            long left = Math.max(0, deadlineNanos - System.nanoTime());
+            if (!p.waitFor(left, TimeUnit.NANOSECONDS)) {
                 p.destroyForcibly();
                 p.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
@@ -147,6 +166,10 @@ public final class ManagedProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         children.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    static Duration stopGrace() {
+        return STOP_GRACE;
     }
 
     @Override

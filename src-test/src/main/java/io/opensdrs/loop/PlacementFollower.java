@@ -22,6 +22,12 @@ import java.util.function.Consumer;
  * copy for each of its disks (vSCSI {@code Relocate}: 16 outstanding IOs on source and
  * destination, Pesto §5.4.1), and when the copy is done the disk's IO goes to the destination's
  * device. Without this bridge vCenter would move files while the emulated IO stayed put.
+ *
+ * <p>A storage vMotion can also finish without ever being seen RUNNING here — the server killed
+ * mid-migration finds the vCenter task done on restart and records it applied. So the follower
+ * also watches where vCenter has each disk (the server's inventory, synced from vCenter): when a
+ * disk's datastore there changes and the testbed neither has it there nor is copying it there,
+ * the testbed starts the copy then.
  */
 public final class PlacementFollower implements AutoCloseable {
 
@@ -41,6 +47,8 @@ public final class PlacementFollower implements AutoCloseable {
     private final Map<String, Integer> testbedKeys = new HashMap<>();
     private final io.opensdrs.scenario.Scenario scenario;
     private final Map<String, String> datastoreNames = new HashMap<>();
+    /** (VM id, vCenter's disk key) → the disk's datastore as last seen in the server's inventory. */
+    private final Map<String, String> inventoryPlacement = new HashMap<>();
     private final Thread thread;
     private volatile boolean stopping;
     private volatile String lastError;
@@ -100,6 +108,41 @@ public final class PlacementFollower implements AutoCloseable {
                 continue;
             }
             follow(id, a);
+        }
+        followInventory();
+    }
+
+    /** Starts the testbed copy of a disk whose datastore in vCenter changed while no RUNNING action was seen. */
+    private void followInventory() throws Exception {
+        for (JsonNode d : api.get("/api/v1/disks")) {
+            String vmId = d.path("vm").asText();
+            String key = vmId + "#" + d.path("diskKey").asInt();
+            String ds = d.path("datastore").asText(null);
+            String before = ds == null ? null : inventoryPlacement.put(key, ds);
+            if (before == null || before.equals(ds)) {
+                continue;
+            }
+            if (!testbedKeys.containsKey(key)) {
+                refreshNames();
+            }
+            Integer testbedKey = testbedKeys.get(key);
+            String vm = vmNames.get(vmId);
+            if (testbedKey == null || vm == null) {
+                continue; // a disk the scenario does not have (made in vCenter by hand)
+            }
+            RelocationStatus now = status(vm, testbedKey);
+            if (now.getDatastoreNow().equals(ds) || now.getDestination().equals(ds)) {
+                continue; // followed already (its action was seen RUNNING)
+            }
+            RelocationStatus r = vscsi.relocate(RelocateRequest.newBuilder().setVm(vm).setDiskKey(testbedKey)
+                    .setDestination(ds).build());
+            if (!r.getAccepted()) {
+                progress.accept("  testbed refused to move " + vm + " disk " + testbedKey + " to " + ds + ": " + r.getReason());
+                continue;
+            }
+            moves.add(new Move(-1, -1, vm, testbedKey, now.getDatastoreNow(), ds, System.currentTimeMillis()));
+            progress.accept(String.format("  storage vMotion seen done in vCenter: %s disk %d  %s -> %s (testbed copy started)",
+                    vm, testbedKey, now.getDatastoreNow(), ds));
         }
     }
 
