@@ -63,36 +63,75 @@ func (r *relocator) watchAccessibility(every time.Duration, stop <-chan struct{}
 	}
 }
 
-// adminHandler serves POST /opensdrs/datastore?name=DS&accessible=false|true.
+// adminHandler serves POST /opensdrs/datastore?name=DS with accessible=false|true
+// and/or capacityGB=N (the size of the device behind a datastore created at run
+// time: CreateLocalDatastore cannot say it and the stock simulator gives 10 TiB).
 func (r *relocator) adminHandler(w http.ResponseWriter, req *http.Request) {
+	const usage = "POST name=<datastore> and accessible=<bool> and/or capacityGB=<number>"
 	if req.Method != http.MethodPost {
-		http.Error(w, "POST name=<datastore>&accessible=<bool>", http.StatusMethodNotAllowed)
+		http.Error(w, usage, http.StatusMethodNotAllowed)
 		return
 	}
 	name := req.FormValue("name")
-	acc, err := strconv.ParseBool(req.FormValue("accessible"))
-	if name == "" || err != nil {
-		http.Error(w, "need name=<datastore>&accessible=<bool>", http.StatusBadRequest)
-		return
+	accText, capText := req.FormValue("accessible"), req.FormValue("capacityGB")
+	var acc bool
+	var capGB float64
+	var err error
+	if accText != "" {
+		acc, err = strconv.ParseBool(accText)
 	}
-	found := false
-	for _, e := range simulator.Map.All("Datastore") {
-		if e.(*simulator.Datastore).Name == name {
-			found = true
+	if err == nil && capText != "" {
+		capGB, err = strconv.ParseFloat(capText, 64)
+		if err == nil && !(capGB > 0) {
+			err = strconv.ErrRange
 		}
 	}
-	if !found {
+	if name == "" || err != nil || (accText == "" && capText == "") {
+		http.Error(w, "need "+usage, http.StatusBadRequest)
+		return
+	}
+	var found *simulator.Datastore
+	for _, e := range simulator.Map.All("Datastore") {
+		if e.(*simulator.Datastore).Name == name {
+			found = e.(*simulator.Datastore)
+		}
+	}
+	if found == nil {
 		http.Error(w, "no datastore "+name, http.StatusNotFound)
 		return
 	}
-	r.mu.Lock()
-	if acc {
-		delete(r.forced, name)
-	} else {
-		r.forced[name] = true
+	out := map[string]interface{}{"name": name}
+	if capText != "" {
+		ctx := simulator.SpoofContext()
+		capacity := gbToBytes(capGB)
+		used := int64(0)
+		ctx.WithLock(found, func() { used = found.Summary.Capacity - found.Summary.FreeSpace })
+		if used > capacity {
+			http.Error(w, "datastore "+name+" holds more than "+capText+" GB", http.StatusConflict)
+			return
+		}
+		setDatastore(found.Self, capacity, nil)
+		ctx.WithLock(found, func() {
+			ctx.Update(found, []types.PropertyChange{
+				{Name: "summary.capacity", Val: found.Summary.Capacity},
+				{Name: "summary.freeSpace", Val: found.Summary.FreeSpace},
+				{Name: "info", Val: found.Info},
+			})
+		})
+		updatePodSummary(ctx, found)
+		out["capacityBytes"] = capacity
 	}
-	r.mu.Unlock()
-	r.syncAccessibility()
+	if accText != "" {
+		r.mu.Lock()
+		if acc {
+			delete(r.forced, name)
+		} else {
+			r.forced[name] = true
+		}
+		r.mu.Unlock()
+		r.syncAccessibility()
+		out["forcedInaccessible"] = !acc
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]interface{}{"name": name, "forcedInaccessible": !acc})
+	_ = json.NewEncoder(w).Encode(out)
 }

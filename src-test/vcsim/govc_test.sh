@@ -10,7 +10,10 @@
 #   2. whole-VM relocation with `govc vm.migrate -ds`;
 #   3. insufficient space and an inaccessible datastore end as task faults with
 #      nothing changed;
-#   4. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
+#   4. a datastore added at run time (datastore.create on two hosts, object.mv into
+#      the pod): both hosts mounted, the pod lists it once and counts its capacity,
+#      and a disk moves onto it;
+#   5. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
 # govc has no per-disk locator option, so the single-disk relocation is issued
 # with `target/vcsim relocate` (a minimal client); every check uses govc.
 #
@@ -173,6 +176,26 @@ fi
 expect "admin: nothing changed" "$(state)" "$BEFORE"
 curl -ksf -X POST -d name=ds2 -d accessible=true "$ADMIN" >/dev/null
 govc vm.migrate -ds ds2 vm1 >/dev/null && ok "accessible again: migrate works" || bad "accessible again: migrate works"
+
+# 4. a datastore added at run time, as an administrator adds one: created on each host that
+#    sees it, moved into the datastore cluster, sized through the admin endpoint; then a disk moves onto it
+NEWDIR=$WORK/newds; mkdir -p "$NEWDIR"
+govc datastore.create -type local -name newds -path "$NEWDIR" /DC0/host/C0/h1 /DC0/host/C0/h2 >/dev/null
+govc object.mv /DC0/datastore/newds /DC0/datastore/POD0 >/dev/null
+NEW=$(ds_ref newds)
+expect "added datastore: in the pod" "$(govc ls /DC0/datastore/POD0 | sort | tr '\n' ' ')" "/DC0/datastore/POD0/ds1 /DC0/datastore/POD0/ds2 /DC0/datastore/POD0/newds "
+expect "added datastore: pod childEntity lists each datastore once" \
+  "$(govc object.collect -json /DC0/datastore/POD0 childEntity | jq -r '[.[0].val._value[].value] | (length == (unique | length))')" "true"
+expect "added datastore: datastore.host lists both hosts" \
+  "$(govc datastore.info -json newds | jq -r '[.datastores[0].host[].mountInfo.path] | length') $(govc datastore.info -json newds | jq -r '.datastores[0].host[0].mountInfo.path')" "2 $NEWDIR"
+expect "added datastore: parent is the pod" "$(govc object.collect -s /DC0/datastore/POD0/newds parent)" "$(govc ls -i /DC0/datastore | grep '^StoragePod:')"
+curl -ksf -X POST -d name=newds -d capacityGB=20 "$ADMIN" >/dev/null
+expect "added datastore: capacity set through the admin endpoint" "$(ds_free newds)" "$((20 * GiB))"
+POD_CAP=$(govc object.collect -json /DC0/datastore/POD0 summary | jq -r '.[0].val.capacity')
+expect "added datastore: pod capacity counts it" "$POD_CAP" "$((100 * GiB + 50 * GiB + 20 * GiB))"
+./target/vcsim relocate -vm vm1 -disk disk2=newds >/dev/null
+expect "added datastore: a disk moved onto it" "$(disk_file vm1 disk2)" "[newds] vm1/disk2.vmdk"
+expect "added datastore: its free space shrank by the disk" "$(ds_free newds)" "$((17 * GiB))"
 
 # --- -stock, and stock vcsim: only vm.datastore changes ----------------------------
 check_stock() { # NAME URL VM SRC DST

@@ -56,7 +56,8 @@ func newRelocator(rateMBps float64) *relocator {
 	}
 }
 
-// install routes RelocateVM_Task calls on VirtualMachine objects to RelocatingVM.
+// install routes RelocateVM_Task calls on VirtualMachine objects to RelocatingVM,
+// and CreateLocalDatastore and StoragePod.MoveIntoFolder_Task to datastores.go.
 func (r *relocator) install(reg *simulator.Registry) {
 	prev := reg.Handler
 	reg.Handler = func(ctx *simulator.Context, m *simulator.Method) (mo.Reference, types.BaseMethodFault) {
@@ -73,6 +74,9 @@ func (r *relocator) install(reg *simulator.Registry) {
 				}
 				return w, nil
 			}
+		}
+		if w, ok := routeDatastoreCalls(ctx, m); ok {
+			return w, nil
 		}
 		if prev != nil {
 			return prev(ctx, m)
