@@ -12,20 +12,30 @@ import io.opensdrs.agent.injector.WorkloadInjector;
 import io.opensdrs.agent.session.AgentCredential;
 import io.opensdrs.agent.vscsi.EmulatedIoTarget;
 import io.opensdrs.shared.agent.v1.InjectorMode;
+import io.opensdrs.agent.DatastoreDiscovery;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * The host agent's entry point (SPEC §2): one {@link DatastoreAgent} per {@code --datastore}
- * directory. Events go to standard output, one line each, starting with {@code EVENT}.
+ * directory and per datastore found under {@code --datastores-root} (rescanned every heartbeat
+ * period, {@link DatastoreDiscovery}). Events go to standard output, one line each, starting with {@code EVENT}.
  */
 @Command(name = "sdrs-host-agent", mixinStandardHelpOptions = true, version = "sdrs-host-agent 0.1.0",
         description = "OpenSDRS host agent: heartbeat blocks, leader election, workload injector, throttling.",
@@ -40,6 +50,11 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--datastore", paramLabel = "DIR", description = "a datastore directory this host sees (repeatable)")
     List<Path> datastores = new ArrayList<>();
+
+    @Option(names = "--datastores-root", paramLabel = "DIR",
+            description = "where this host mounts its datastores, like /vmfs/volumes: every subdirectory (or symbolic link"
+                    + " to a directory) is a datastore named as the entry; rescanned every heartbeat period")
+    Path datastoresRoot;
 
     @Option(names = "--period", converter = DurationConverter.class, defaultValue = "4s",
             description = "heartbeat period (Pesto §5.1.1: 4 s); default ${DEFAULT-VALUE}")
@@ -98,8 +113,9 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (host == null || datastores.isEmpty()) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--host and at least one --datastore are required");
+        if (host == null || (datastores.isEmpty() && datastoresRoot == null)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--host and at least one --datastore or a --datastores-root are required");
         }
         if (injectorKind == InjectorKind.emulated && vscsi == null) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--injector emulated needs --vscsi HOST:PORT");
@@ -111,44 +127,40 @@ public final class AgentCommand implements Callable<Integer> {
         }
         LeaderElection.Timing timing = new LeaderElection.Timing(period, reclaimPeriods,
                 Duration.ofNanos(Math.max(period.toNanos() / 4, 10_000_000L)));
-        List<DatastoreAgent> agents = new ArrayList<>();
+        Map<String, DatastoreAgent> agents = new ConcurrentHashMap<>();
         for (Path dir : datastores) {
             Files.createDirectories(dir);
             String ds = dir.toAbsolutePath().normalize().getFileName().toString();
-            HeartbeatFile file = HeartbeatFile.open(dir, blocks);
-            LeaderElection election = new LeaderElection(ds, host, file, timing, events,
-                    wiring.stats() != null ? wiring.stats().forDatastore(ds, period) : HostIoStatistics.NONE);
-            WorkloadInjector injector = injectorKind == InjectorKind.none ? null : new WorkloadInjector(
-                    new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, 4096));
-            Path injectorFile = dir.resolve(".sdrs-injector");
-            DatastoreAgent.TargetFactory targets;
-            if (injectorKind == InjectorKind.real) {
-                targets = () -> {
-                    DirectIoFile.prepare(injectorFile, injectorFileMiB << 20, bytes -> { });
-                    return DirectIoFile.open(injectorFile);
-                };
-            } else if (injectorKind == InjectorKind.emulated) {
-                targets = () -> EmulatedIoTarget.open(wiring.vscsiChannel(), host, ds);
-            } else {
-                targets = () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), false);
+            DatastoreAgent a = newDatastoreAgent(ds, dir, wiring, timing, events);
+            agents.put(ds, a);
+            wiring.datastore(a, dir);
+        }
+        DatastoreDiscovery discovery = null;
+        if (datastoresRoot != null) {
+            Files.createDirectories(datastoresRoot);
+            discovery = new DatastoreDiscovery(datastoresRoot);
+            for (Map.Entry<String, Path> e : discovery.rescan().added().entrySet()) {
+                if (!agents.containsKey(e.getKey())) { // a --datastore of the same name wins
+                    DatastoreAgent a = newDatastoreAgent(e.getKey(), e.getValue(), wiring, timing, events);
+                    agents.put(e.getKey(), a);
+                    wiring.datastore(a, e.getValue());
+                }
             }
-            InjectorSchedule schedule = new InjectorSchedule(injectInterval, period.multipliedBy(2),
-                    Duration.ofHours(1), System.currentTimeMillis());
-            DatastoreAgent agent = new DatastoreAgent(election, schedule, injector, targets,
-                    injectorKind == InjectorKind.real ? InjectorMode.REAL_IO : InjectorMode.EMULATED, events,
-                    wiring::report);
-            agent.reportViewsTo(wiring::report);
-            agents.add(agent);
-            wiring.datastore(agent, dir);
         }
         if (server != null) {
             wiring.connectServer(server, AgentCredential.load(wiring.agentId(), tokenFile, System.getenv()),
                     bufferCapacity, injectorKind);
         }
         CountDownLatch done = new CountDownLatch(1);
+        ScheduledExecutorService rescans = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "datastores-rescan");
+            t.setDaemon(true);
+            return t;
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            rescans.shutdownNow();
             wiring.close();
-            for (DatastoreAgent a : agents) {
+            for (DatastoreAgent a : agents.values()) {
                 try {
                     a.close();
                 } catch (Exception e) {
@@ -158,12 +170,119 @@ public final class AgentCommand implements Callable<Integer> {
             done.countDown();
         }, "agent-shutdown"));
         events.emit("-", "started", "pid=" + ProcessHandle.current().pid() + " period=" + period.toMillis() + "ms");
-        agents.forEach(DatastoreAgent::start);
+        agents.values().forEach(DatastoreAgent::start);
+        if (discovery != null) {
+            DatastoreDiscovery d = discovery;
+            Set<String> fixed = new HashSet<>();
+            datastores.forEach(dir -> fixed.add(dir.toAbsolutePath().normalize().getFileName().toString()));
+            rescans.scheduleWithFixedDelay(() -> rescan(d, fixed, agents, wiring, timing, events),
+                    period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        }
         if (runFor != null) {
             Thread.sleep(runFor.toMillis());
             return 0; // System.exit runs the shutdown hook, which releases the blocks
         }
         done.await();
         return 0;
+    }
+
+    /**
+     * One look at the datastores root: a new datastore gets its per-datastore agent (heartbeat
+     * block, leader election, injector — its first run is due at once) exactly like a
+     * {@code --datastore} one, a datastore gone from the root has its agent closed (its block
+     * released if the directory is still reachable), and the server is told with a new
+     * registration. A {@code --datastore} directory is never dropped by a rescan.
+     */
+    static void rescan(DatastoreDiscovery discovery, Set<String> fixed, Map<String, DatastoreAgent> agents,
+                       AgentConnections wiring, AgentEvents events, Factory factory) {
+        DatastoreDiscovery.Changes changes;
+        try {
+            changes = discovery.rescan();
+        } catch (IOException | RuntimeException e) {
+            events.emit("-", "rescan-error", "root=" + discovery.root() + " error=\"" + e + "\"");
+            return;
+        }
+        boolean changed = false;
+        for (Map.Entry<String, Path> e : changes.added().entrySet()) {
+            String ds = e.getKey();
+            if (agents.containsKey(ds)) {
+                continue;
+            }
+            try {
+                DatastoreAgent a = factory.create(ds, e.getValue());
+                agents.put(ds, a);
+                if (wiring != null) {
+                    wiring.datastore(a, e.getValue());
+                }
+                a.start();
+                events.emit(ds, "datastore-added", "dir=" + e.getValue());
+                changed = true;
+            } catch (IOException | RuntimeException ex) {
+                events.emit(ds, "datastore-add-error", "error=\"" + ex + "\"");
+                discovery.forget(ds); // tried again at the next rescan
+            }
+        }
+        for (String ds : changes.removed()) {
+            if (fixed.contains(ds)) {
+                continue;
+            }
+            DatastoreAgent a = agents.remove(ds);
+            if (a == null) {
+                continue;
+            }
+            if (wiring != null) {
+                wiring.forget(ds);
+            }
+            try {
+                a.close();
+            } catch (IOException | RuntimeException ex) {
+                events.emit(ds, "close-error", "error=\"" + ex + "\"");
+            }
+            events.emit(ds, "datastore-removed", "");
+            changed = true;
+        }
+        if (changed && wiring != null) {
+            wiring.datastoresChanged();
+        }
+    }
+
+    private void rescan(DatastoreDiscovery discovery, Set<String> fixed, Map<String, DatastoreAgent> agents,
+                        AgentConnections wiring, LeaderElection.Timing timing, AgentEvents events) {
+        rescan(discovery, fixed, agents, wiring, events, (ds, dir) -> newDatastoreAgent(ds, dir, wiring, timing, events));
+    }
+
+    /** Makes (does not start) the agent of one datastore. */
+    @FunctionalInterface
+    interface Factory {
+        DatastoreAgent create(String datastore, Path dir) throws IOException;
+    }
+
+    /** The agent of one datastore: heartbeat file, election, injector and its schedule, reporting. */
+    private DatastoreAgent newDatastoreAgent(String ds, Path dir, AgentConnections wiring, LeaderElection.Timing timing,
+                                             AgentEvents events) throws IOException {
+        HeartbeatFile file = HeartbeatFile.open(dir, blocks);
+        LeaderElection election = new LeaderElection(ds, host, file, timing, events,
+                wiring.stats() != null ? wiring.stats().forDatastore(ds, period) : HostIoStatistics.NONE);
+        WorkloadInjector injector = injectorKind == InjectorKind.none ? null : new WorkloadInjector(
+                new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, 4096));
+        Path injectorFile = dir.resolve(".sdrs-injector");
+        DatastoreAgent.TargetFactory targets;
+        if (injectorKind == InjectorKind.real) {
+            targets = () -> {
+                DirectIoFile.prepare(injectorFile, injectorFileMiB << 20, bytes -> { });
+                return DirectIoFile.open(injectorFile);
+            };
+        } else if (injectorKind == InjectorKind.emulated) {
+            targets = () -> EmulatedIoTarget.open(wiring.vscsiChannel(), host, ds);
+        } else {
+            targets = () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), false);
+        }
+        InjectorSchedule schedule = new InjectorSchedule(injectInterval, period.multipliedBy(2),
+                Duration.ofHours(1), System.currentTimeMillis());
+        DatastoreAgent agent = new DatastoreAgent(election, schedule, injector, targets,
+                injectorKind == InjectorKind.real ? InjectorMode.REAL_IO : InjectorMode.EMULATED, events,
+                wiring::report);
+        agent.reportViewsTo(wiring::report);
+        return agent;
     }
 }

@@ -85,6 +85,28 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
         dirs.put(agent.election().datastore(), dir);
     }
 
+    /** A datastore this host no longer sees: no directive reaches it and the next registration omits it. */
+    void forget(String datastore) {
+        agents.remove(datastore);
+        dirs.remove(datastore);
+    }
+
+    boolean sees(String datastore) {
+        return agents.containsKey(datastore);
+    }
+
+    /**
+     * Tells the server the datastores changed: a new registration with the datastores seen now
+     * (as at start-up; it keeps the session). False when there is no session: the next one
+     * registers with the current list anyway.
+     */
+    boolean datastoresChanged() {
+        ServerSession s = session;
+        boolean told = s != null && s.registerAgain();
+        events.emit("-", "datastores", "seen=" + new java.util.TreeSet<>(dirs.keySet()) + " registered=" + told);
+        return told;
+    }
+
     void connectServer(String target, AgentCredential credential, int bufferCapacity,
                        AgentCommand.InjectorKind injector) {
         session = new ServerSession(target, credential, () -> registration(injector), new OutboundBuffer(bufferCapacity),

@@ -282,6 +282,29 @@ public final class ServerSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Registers again now, with what the registration supplier says at this moment — the agent's
+     * datastores changed (one was mounted or unmounted on the host) and the server must know which
+     * agents see which datastore (it sends a new datastore's injector request to them). The open
+     * session is left alone. Without a session nothing is sent: the next reconnection registers
+     * anyway. Returns whether the server accepted the registration.
+     */
+    public boolean registerAgain() {
+        if (closed || !connected) {
+            return false;
+        }
+        try {
+            RegisterResponse r = register.withDeadlineAfter(10, TimeUnit.SECONDS).register(registration.get());
+            if (!r.getAccepted()) {
+                events.emit("-", "register-refused", "reason=\"" + r.getReason() + "\"");
+            }
+            return r.getAccepted();
+        } catch (StatusRuntimeException e) {
+            events.emit("-", "register-error", "error=\"" + e.getStatus() + "\"");
+            return false;
+        }
+    }
+
     /** Waits until everything buffered has been acknowledged; false on timeout. */
     public boolean drain(long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
