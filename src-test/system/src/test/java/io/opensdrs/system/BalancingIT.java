@@ -3,7 +3,6 @@ package io.opensdrs.system;
 import io.opensdrs.demo.DemoRun;
 import io.opensdrs.loop.MeasuredLatency;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,8 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Pesto Fig. 10 in compressed time: the demo world, imbalanced as placed, is balanced by the
  * server's own run and the latency the testbed measures improves — the demo's loop itself.
  */
-// Known failing (CI 2026-11-21): the worst datastore (silver-10k1, p90 ≈ 880 ms) gets no recommendation in this world, so its p90 does not fall; excluded from the default run until fixed.
-@Tag("known-failing")
 class BalancingIT {
 
     @Test

@@ -1,6 +1,5 @@
 package io.opensdrs.system;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -13,8 +12,6 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Ctrl-C on `sdrs demo` stops every process it started: nothing is left running. */
-// Known failing (CI 2026-11-21): the demo JVM did not exit within the test's wait after SIGINT; excluded from the default run until fixed.
-@Tag("known-failing")
 class DemoShutdownIT {
 
     @Test

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -56,8 +55,6 @@ class WholeLoopIT {
 
     @Test
     @Order(1)
-    // Known failing (CI 2026-11-21): "not within PT2M: the testbed followed both moves"; excluded from the default run until fixed.
-    @Tag("known-failing")
     void theServerKilledMidMigrationCompletesEachMigrationExactlyOnce() throws Exception {
         ServerApi api = loop.api();
         String oltp = SystemLoops.vmId(loop, "gold-oltp1");
@@ -201,8 +198,8 @@ class WholeLoopIT {
         long took = newLeaderAt[0] - killedAt;
         SystemLoops.say(String.format("%s leads gold-7k1 %d ms after the kill (%.2f periods of %d ms)", newLeader[0], took,
                 took / (double) period, period));
-        // 3 periods of silence make the dead leader's block stale; the claim then settles in period/4,
-        // seen at the next quarter-period read
-        assertThat(took).isLessThanOrEqualTo(3 * period + period / 2);
+        // issue 5: within 3 heartbeat periods — 2 periods of silence make the dead leader's block
+        // stale (seen at a quarter-period read), the claim then settles in period/4
+        assertThat(took).isLessThanOrEqualTo(3 * period);
     }
 }
