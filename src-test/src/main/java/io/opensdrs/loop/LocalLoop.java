@@ -3,6 +3,7 @@ package io.opensdrs.loop;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.opensdrs.scenario.DatastoreSpec;
 import io.opensdrs.scenario.DiskSpec;
 import io.opensdrs.scenario.Scenario;
 import io.opensdrs.scenario.VmSpec;
@@ -11,6 +12,7 @@ import io.opensdrs.testbed.vcenter.SimulatorInventory;
 import io.opensdrs.testbed.vscsi.PacedWorld;
 import io.opensdrs.testbed.vscsi.VScsiServer;
 import io.opensdrs.testbed.world.World;
+import io.opensdrs.shared.vscsi.v1.AddDatastoreRequest;
 import io.opensdrs.shared.vscsi.v1.SetWorkloadRequest;
 import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 
@@ -82,6 +84,10 @@ public final class LocalLoop implements AutoCloseable {
     private final List<ManagedProcess> processes = new ArrayList<>();
     private final Map<String, ManagedProcess> agents = new LinkedHashMap<>();
     private final Map<String, String> agentTokens = new LinkedHashMap<>();
+    /** Datastores added while the loop runs, with the hosts that see them. */
+    private final Map<String, List<String>> added = new LinkedHashMap<>();
+    private static final com.fasterxml.jackson.databind.ObjectMapper SPEC_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
     private final String adminPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private ManagedProcess vcsim;
     private ManagedProcess server;
@@ -248,7 +254,9 @@ public final class LocalLoop implements AutoCloseable {
                 // their IO starts would still be mostly idle windows (median OIO and IOPS 0: nothing to move).
                 // The balancer reads the longest window, whose older pane holds 2-4 min of recent samples.
                 "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT2S",
-                "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S"));
+                "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S",
+                // a datastore new in a cluster is looked for every second (10 s = 400 s simulated at 40x)
+                "--sdrs.balancing.addition-check-interval=PT1S"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SDRS_ADMIN_PASSWORD", adminPassword);
         if (settings.database().isPostgres()) {
@@ -298,10 +306,15 @@ public final class LocalLoop implements AutoCloseable {
                 "--server", "127.0.0.1:" + grpcPort, "--vscsi", vscsi.target(), "--injector", "emulated",
                 "--period", settings.agentPeriod().toMillis() + "ms",
                 "--level-duration", settings.levelDuration().toMillis() + "ms"));
+        // the host's datastores as ESX mounts them under /vmfs/volumes: one link per datastore it sees,
+        // rescanned by the agent every period (a datastore added later appears as a new link)
+        Path volumes = hostVolumes(host);
+        Files.createDirectories(volumes);
         for (String ds : datastoresOf(host)) {
-            cmd.add("--datastore");
-            cmd.add(datastoreRoot().resolve(ds).toString());
+            mount(host, ds);
         }
+        cmd.add("--datastores-root");
+        cmd.add(volumes.toString());
         ManagedProcess agent = track(ManagedProcess.start("agent-" + host, cmd, Map.of("SDRS_AGENT_TOKEN", token),
                 log("agent-" + host)));
         agents.put(host, agent);
@@ -309,8 +322,112 @@ public final class LocalLoop implements AutoCloseable {
     }
 
     private List<String> datastoresOf(String host) {
-        return scenario.hosts().stream().filter(h -> h.name().equals(host)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no host " + host)).datastores();
+        List<String> seen = new ArrayList<>(scenario.hosts().stream().filter(h -> h.name().equals(host)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no host " + host)).datastores());
+        added.forEach((ds, hosts) -> {
+            if (hosts.contains(host) && !seen.contains(ds)) {
+                seen.add(ds);
+            }
+        });
+        return seen;
+    }
+
+    /** Where a host mounts its datastores (its /vmfs/volumes): one symbolic link per datastore it sees. */
+    public Path hostVolumes(String host) {
+        return settings.workDir().resolve("hosts").resolve(host).resolve("volumes");
+    }
+
+    /** The host sees the datastore: a link named as the datastore, in the host's volumes, to its directory. */
+    private void mount(String host, String ds) throws IOException {
+        Path dir = Files.createDirectories(datastoreRoot().resolve(ds));
+        Path link = hostVolumes(host).resolve(ds);
+        if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Path tmp = hostVolumes(host).resolve("." + ds + ".link");
+            Files.deleteIfExists(tmp);
+            Files.createSymbolicLink(tmp, dir);
+            // renamed into place: the agent's rescan sees the link whole or not at all
+            Files.move(tmp, link, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /**
+     * A datastore added while the loop runs, as it happens in reality (SPEC §1, the datastore-add
+     * workflow): the storage gets the device (the testbed's vSCSI {@code AddDatastore}: an empty
+     * datastore on its own emulated device, seen by the hosts), the administrator creates the
+     * datastore in vCenter on each host that sees it and moves it into the datastore cluster (govc
+     * {@code datastore.create -type local} per host, {@code object.mv} into the StoragePod, and the
+     * simulator's admin endpoint for the device's size, which CreateLocalDatastore cannot carry),
+     * and each host mounts it (a link in the host's volumes, which its agent finds at its next
+     * rescan). The server then notices it through its inventory sync and asks the leader agent
+     * for an injector run; the caller watches that through the server's API.
+     *
+     * @param cluster the datastore cluster (StoragePod) name
+     * @param hosts   the hosts that see it (non-empty)
+     */
+    public void addDatastore(DatastoreSpec spec, String cluster, List<String> hosts) throws Exception {
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("a datastore is seen by at least one host");
+        }
+        VScsiGrpc.newBlockingStub(vscsiChannel).addDatastore(AddDatastoreRequest.newBuilder()
+                .setDatastoreJson(SPEC_JSON.writeValueAsString(spec)).addAllHosts(hosts).build());
+        Path dir = Files.createDirectories(datastoreRoot().resolve(spec.name()));
+        List<String> create = new ArrayList<>(List.of("datastore.create", "-type", "local", "-name", spec.name(),
+                "-path", dir.toString()));
+        for (String h : hosts) {
+            String path = govc.run("find", "/", "-type", "h", "-name", h).strip();
+            if (path.isEmpty() || path.contains("\n")) {
+                throw new IllegalStateException("vCenter has no single host named " + h + ": '" + path + "'");
+            }
+            create.add(path);
+        }
+        govc.run(create.toArray(String[]::new));
+        String pod = govc.run("find", "/", "-type", "StoragePod", "-name", cluster).strip();
+        if (pod.isEmpty() || pod.contains("\n")) {
+            throw new IllegalStateException("vCenter has no single datastore cluster named " + cluster + ": '" + pod + "'");
+        }
+        String ds = govc.run("find", "/", "-type", "s", "-name", spec.name()).strip();
+        govc.run("object.mv", ds, pod);
+        setCapacity(spec.name(), spec.capacityGB());
+        synchronized (added) {
+            added.put(spec.name(), List.copyOf(hosts));
+        }
+        for (String h : hosts) {
+            mount(h, spec.name());
+        }
+        progress.accept(String.format("datastore %s added: testbed device %s, vCenter datastore in %s on %s, mounted on %s",
+                spec.name(), spec.device().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT), cluster, hosts, hosts));
+    }
+
+    /** The simulator's admin endpoint: the size of the device behind a datastore. */
+    private void setCapacity(String datastore, double capacityGB) throws Exception {
+        URI u = URI.create(vcsimUrl);
+        URI admin = URI.create(u.getScheme() + "://" + u.getHost() + ":" + u.getPort() + "/opensdrs/datastore");
+        javax.net.ssl.SSLContext trustAll = javax.net.ssl.SSLContext.getInstance("TLS");
+        trustAll.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a) {
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a) {
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        }}, null);
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(trustAll).build();
+        String form = "name=" + java.net.URLEncoder.encode(datastore, java.nio.charset.StandardCharsets.UTF_8)
+                + "&capacityGB=" + capacityGB;
+        java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(admin)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(form)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("vcsim refused capacity " + capacityGB + " GB for " + datastore + ": "
+                    + r.statusCode() + " " + r.body());
+        }
     }
 
     private ManagedProcess track(ManagedProcess p) {
