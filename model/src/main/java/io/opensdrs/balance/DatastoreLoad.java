@@ -353,9 +353,9 @@ public abstract class DatastoreLoad {
             return v;
         }
 
-        // The same guard RomanoModel.aggregate uses against a slope extrapolated below zero.
+        // T as RomanoModel.aggregate weighs it (Little's law; 1/LQ-slope when every term holds O).
         private double throughputOf(Workload w) {
-            return 1 / Math.max(romano.lqSlope(w), 1e-9);
+            return romano.throughput(w);
         }
 
         @Override

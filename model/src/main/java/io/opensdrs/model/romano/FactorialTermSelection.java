@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Romano's choice of M_W (Romano §4.1, Eqs. 1–2, Table 3): an F-test per term of the full
- * 15-term model, keeping the terms significant at 95 %.
+ * model (the 15 products and, in {@link RomanoModel}, the constant of Eq. 4), keeping the terms
+ * significant at 95 %.
  *
  * <p>With 15 tests at p &lt; 0.05 each, about 1 − 0.95^k of fits admit at least one of k
  * spurious terms (≈ 40 % when 10 terms are noise), so the 95 % is applied family-wise with

@@ -8,6 +8,7 @@ import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.stats.LeastSquaresFit;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,19 @@ import java.util.Map;
 /**
  * Romano (Park, Ahmad, Lilja, SoCC'12): a per-datastore regression P = M_W·M_S over the
  * product terms of {X, R, Z, O} that a factorial ANOVA finds significant (Romano §4.1,
- * Table 3), coefficients by least squares (Eq. 7), no constant because latency is linear in
- * O (Eqs. 17–18: P = O·(M'_W·M_S), a workload-specific LQ-slope). Each prediction carries a
- * 95 % prediction interval (the calibrated form of Eq. 19, see
- * {@link LeastSquaresFit#predictionInterval}). Aggregation is {@link RomanoAggregation}.
+ * Table 3), coefficients by least squares (Eq. 7). Each prediction carries a 95 % prediction
+ * interval (the calibrated form of Eq. 19, see {@link LeastSquaresFit#predictionInterval}).
+ * Aggregation is {@link RomanoAggregation}.
+ *
+ * <p><b>The constant.</b> The candidates are the 15 products and the constant β0 of Eq. 4 —
+ * the 16 terms of §5.1's full factorial model (FFLM). On Romano's arrays the ANOVA kept only
+ * terms holding O (Table 3), so P = O·(M'_W·M_S) (Eqs. 17–18); on an array whose spindles
+ * serve several commands at once latency is C + m·O with C the service time (Pesto Eq. 1:
+ * E2's 4 KiB random reads take 6.3, 8.1, 14.9 ms at O = 1, 4, 16) and an O-proportional
+ * model predicts 2.6 ms at O = 4 where 7.5 ms is measured. The ANOVA decides, per datastore,
+ * whether the constant and the terms without O belong in M_W, as it does for every other term.
+ * Throughput (the aggregation's weight) is then T = O/P by Little's law, which is
+ * 1/LQ-slope (§4.1) when every term holds O.
  */
 public final class RomanoModel implements DatastoreModel {
 
@@ -45,7 +55,13 @@ public final class RomanoModel implements DatastoreModel {
 
     @Override
     public FitSummary fit(List<Observation> observations) {
-        List<RomanoTerm> candidates = identifiableTerms(observations);
+        List<RomanoTerm> identifiable = identifiableTerms(observations);
+        List<RomanoTerm> candidates = new ArrayList<>();
+        if (identifiable.stream().anyMatch(t -> !t.containsO())) {
+            // β0 is identifiable from the O-terms only when O varies, as it does whenever a term without O is.
+            candidates.add(RomanoTerm.CONSTANT);
+        }
+        candidates.addAll(identifiable);
         if (observations.size() <= candidates.size() + 1) {
             throw new IllegalArgumentException("romano needs more than " + (candidates.size() + 1)
                     + " observations for its " + candidates.size() + "-term ANOVA, got " + observations.size());
@@ -114,16 +130,31 @@ public final class RomanoModel implements DatastoreModel {
         return terms;
     }
 
-    /** M'_W·M_S (Eq. 18): latency per outstanding IO for this workload's X, R, Z, in ms. */
+    /**
+     * M'_W·M_S (Eq. 18): latency per outstanding IO for this workload's X, R, Z, in ms — the
+     * prediction at O = 1 (with a constant or terms without O in M_W, it includes them).
+     */
     public double lqSlope(Workload w) {
         requireFitted();
         return fit.predict(DesignMatrix.row(w.withOutstandingIos(1), terms));
     }
 
+    /**
+     * A workload's throughput on this datastore in IOs per ms, T = O/P (Little's law; Romano
+     * §4.1 reads M'_W·M_S as the inter-arrival time, so T = 1/LQ-slope when every term holds O).
+     * A workload without outstanding IOs is read at O = 1; a prediction extrapolated to ≤ 0 is
+     * guarded, as the LQ-slope was.
+     */
+    public double throughput(Workload w) {
+        requireFitted();
+        Workload at = w.outstandingIos() > 0 ? w : w.withOutstandingIos(1);
+        return at.outstandingIos() / Math.max(fit.predict(DesignMatrix.row(at, terms)), 1e-9);
+    }
+
     @Override
     public Workload aggregate(List<Workload> workloads) {
-        // T = 1/LQ-slope (Romano §4.2); guard against a non-positive slope extrapolated far outside the data.
-        return RomanoAggregation.aggregate(workloads, w -> 1 / Math.max(lqSlope(w), 1e-9));
+        // Romano Eq. 24 weighs by T (§4.2).
+        return RomanoAggregation.aggregate(workloads, this::throughput);
     }
 
     @Override

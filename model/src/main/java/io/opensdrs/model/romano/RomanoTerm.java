@@ -17,9 +17,12 @@ public record RomanoTerm(int mask) {
     static final int Z = 4;
     static final int O = 8;
 
+    /** β0, the constant of Romano Eq. 4 (the 16th term of the full factorial model, §5.1's FFLM). */
+    public static final RomanoTerm CONSTANT = new RomanoTerm(0);
+
     public RomanoTerm {
-        if (mask < 1 || mask > 15) {
-            throw new IllegalArgumentException("term mask must be 1..15, got " + mask);
+        if (mask < 0 || mask > 15) {
+            throw new IllegalArgumentException("term mask must be 0..15, got " + mask);
         }
     }
 
@@ -39,6 +42,9 @@ public record RomanoTerm(int mask) {
     /** Parses "X:R:O" style names. */
     public static RomanoTerm parse(String name) {
         int m = 0;
+        if (name.trim().equals("1")) {
+            return CONSTANT;
+        }
         for (String f : name.split(":")) {
             switch (f.trim()) {
                 case "X" -> m |= X;
@@ -74,6 +80,9 @@ public record RomanoTerm(int mask) {
 
     @Override
     public String toString() {
+        if (mask == 0) {
+            return "1";
+        }
         List<String> parts = new ArrayList<>();
         if ((mask & X) != 0) {
             parts.add("X");

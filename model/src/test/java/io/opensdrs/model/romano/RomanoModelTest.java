@@ -111,6 +111,32 @@ class RomanoModelTest {
         assertThat(model.predict(w).latencyMs()).isCloseTo(10 * model.lqSlope(w), within(1e-9));
     }
 
+    /**
+     * An array whose spindles serve several commands at once: latency = C + m·O (Pesto Eq. 1),
+     * here 5 ms + O·(0.5 + 0.01·X%) with noise. Romano's O-proportional form cannot express C;
+     * the constant of Eq. 4 is a candidate and the ANOVA keeps it, and the low-O predictions and
+     * T = O/P (Little's law) follow the device.
+     */
+    @Test
+    void keepsTheConstantOfEq4WhenTheDeviceHasAServiceTimeFloor() {
+        Random rnd = new Random(7);
+        List<Observation> obs = new ArrayList<>();
+        for (Workload w : testVector()) {
+            obs.add(new Observation(w, floorTruth(w) + 0.15 * rnd.nextGaussian()));
+        }
+        RomanoModel model = new RomanoModel();
+        var fit = model.fit(obs);
+        assertThat(fit.parameters()).containsKey("1");
+        assertThat(fit.parameter("1")).isCloseTo(5, within(0.1));
+        Workload light = new Workload(2, 8, 0.9, 0.75);
+        assertThat(model.predict(light).latencyMs()).isCloseTo(floorTruth(light), within(0.2));
+        assertThat(model.throughput(light)).isCloseTo(2 / floorTruth(light), within(0.01));
+    }
+
+    private static double floorTruth(Workload w) {
+        return 5 + w.outstandingIos() * (0.5 + 0.01 * 100 * w.randomFraction());
+    }
+
     private static List<String> concat(Set<String> a, String b) {
         List<String> l = new ArrayList<>(a);
         l.add(b);
