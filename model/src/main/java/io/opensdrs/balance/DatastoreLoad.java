@@ -1,6 +1,7 @@
 package io.opensdrs.balance;
 
 import io.opensdrs.model.DatastoreModel;
+import io.opensdrs.model.Interval;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.basil.BasilModel;
@@ -83,10 +84,16 @@ public abstract class DatastoreLoad {
         // outside its calibration design. A negative latency is no latency at all, and flooring it
         // at zero would make that datastore a sink that a merit minimizer fills. Read the model as
         // its LQ line instead (LinearizedLine, as the default-model rule does): positive, growing in O.
+        // The model is outside its validity there, so the line value is not certain: it keeps the
+        // regression's upper bound (found by B2: a read-heavy mix predicted below zero on N1 came
+        // back as an exact 0 ms, and the cost-benefit bounds let that datastore take a
+        // sequential-write log that measured 58 ms there).
         double q = outstandingIos() + outstandingOf(a) - outstandingOf(r)
                 + (extra == null ? 0 : extra.outstandingIos());
-        double line = LinearizedLine.of(model).latencyMs(Math.max(0, q));
-        return Prediction.of(Math.max(0, q), Math.max(0, line), null);
+        double line = Math.max(0, LinearizedLine.of(model).latencyMs(Math.max(0, q)));
+        Interval raw = prediction.latencyInterval().orElse(null);
+        Interval kept = raw == null ? null : new Interval(0, Math.max(raw.upper(), line), raw.confidence());
+        return Prediction.of(Math.max(0, q), line, kept);
     }
 
     private double outstandingOf(int[] disks) {
