@@ -56,6 +56,13 @@ final class DemoCommand implements Callable<Integer> {
         if (worldOnly) {
             return 0;
         }
+        if (!world.events().isEmpty()) {
+            // the world's timeline is printed as the scenario defines it; say plainly which part the demo plays
+            out.println("The demo plays the loop once (models, one Storage DRS run, its moves), not the timed events"
+                    + " above: `sdrs testbed run` plays them in virtual time, and the system tests DatastoreAddedIT and"
+                    + " WholeLoopIT play a datastore added and maintenance mode with real processes.");
+            out.println();
+        }
         Path root = repositoryRoot();
         Path dir = workDir != null ? workDir : root.resolve("target/demo");
         empty(dir);
