@@ -44,13 +44,6 @@ public final class DemoRun {
         this.out = out;
     }
 
-    /** The server answers no balancing run: the loop cannot go further than the models. */
-    public static final class BalancingUnavailableException extends IllegalStateException {
-        BalancingUnavailableException(String message) {
-            super(message);
-        }
-    }
-
     /** The outcome: the two measurements and whether the worst p90 fell. */
     public record Outcome(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after,
                           List<PlacementFollower.Move> moves, boolean improved) {
@@ -209,16 +202,7 @@ public final class DemoRun {
         List<Long> ids = new ArrayList<>();
         for (JsonNode cluster : api.get("/api/v1/clusters")) {
             String id = cluster.path("id").asText();
-            JsonNode run;
-            try {
-                run = api.post("/api/v1/clusters/" + id + "/run", Map.of());
-            } catch (ServerApi.ApiException e) {
-                if (e.status() == 404 || e.status() == 405) {
-                    throw new BalancingUnavailableException("this server build has no POST /api/v1/clusters/{id}/run"
-                            + " (the balancing run over REST): " + e.getMessage());
-                }
-                throw e;
-            }
+            JsonNode run = api.post("/api/v1/clusters/" + id + "/run", Map.of());
             say(String.format("cluster %s (%s): strategy %s, %d recommendation(s), %d fault(s)", cluster.path("name").asText(),
                     id, run.path("strategy").asText(), run.path("recommendationIds").size(), run.path("faults").size()));
             for (JsonNode f : run.path("faults")) {

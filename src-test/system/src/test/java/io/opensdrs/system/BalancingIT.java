@@ -2,7 +2,6 @@ package io.opensdrs.system;
 
 import io.opensdrs.demo.DemoRun;
 import io.opensdrs.loop.MeasuredLatency;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,13 +14,7 @@ class BalancingIT {
 
     @Test
     void anImbalancedWorldIsBalancedAndTheMeasuredLatencyImproves() throws Exception {
-        DemoRun.Outcome outcome;
-        try {
-            outcome = new DemoRun(SystemLoops.demoWorld(), SystemLoops.settings("balancing"), System.out).run(true);
-        } catch (DemoRun.BalancingUnavailableException e) {
-            Assumptions.abort(e.getMessage());
-            return;
-        }
+        DemoRun.Outcome outcome = new DemoRun(SystemLoops.demoWorld(), SystemLoops.settings("balancing"), System.out).run(true);
         assertThat(outcome.moves()).as("storage vMotions").isNotEmpty();
         assertThat(MeasuredLatency.worstP90(outcome.after())).as("worst datastore p90 after vs before")
                 .isLessThan(MeasuredLatency.worstP90(outcome.before()));
