@@ -1,8 +1,6 @@
 package main
 
 import (
-	"time"
-
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/vim25/methods"
 	"github.com/vmware/govmomi/vim25/mo"
@@ -110,13 +108,7 @@ func (pod *storagePod) MoveIntoFolderTask(ctx *simulator.Context, c *types.MoveI
 	if pod.session != nil {
 		pod.session.Registry.Remove(ctx, pod.Self)
 	}
-	task := simulator.CreateTask(pod.StoragePod, "moveIntoFolder", nil)
-	cp := *ctx
-	tctx := &cp
-	tctx.Map.AtomicUpdate(tctx, task, []types.PropertyChange{
-		{Name: "info.startTime", Val: time.Now()},
-		{Name: "info.state", Val: types.TaskInfoStateRunning},
-	})
+	task, tctx := startTask(ctx, pod.StoragePod, "moveIntoFolder")
 	go func() {
 		finishTask(tctx, task, moveIntoPod(tctx, pod.StoragePod, c.List))
 	}()

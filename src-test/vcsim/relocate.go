@@ -97,17 +97,7 @@ func (vm *RelocatingVM) RelocateVMTask(ctx *simulator.Context, req *types.Reloca
 	if vm.session != nil {
 		vm.session.Registry.Remove(ctx, vm.Self)
 	}
-	task := simulator.CreateTask(vm.VirtualMachine, "relocateVm", nil)
-
-	// The task outlives the request; give it its own locking identity.
-	c := *ctx
-	tctx := &c
-
-	tctx.Map.AtomicUpdate(tctx, task, []types.PropertyChange{
-		{Name: "info.startTime", Val: time.Now()},
-		{Name: "info.state", Val: types.TaskInfoStateRunning},
-		{Name: "info.progress", Val: int32(0)},
-	})
+	task, tctx := startTask(ctx, vm.VirtualMachine, "relocateVm")
 
 	go func() {
 		fault := vm.r.run(tctx, vm.VirtualMachine, task, req.Spec)
@@ -119,6 +109,21 @@ func (vm *RelocatingVM) RelocateVMTask(ctx *simulator.Context, req *types.Reloca
 	}
 }
 
+// startTask creates a task on obj and marks it running, with progress 0; the returned context is the
+// task's own, since the task outlives the request (its own locking identity).
+func startTask(ctx *simulator.Context, obj mo.Reference, name string) (*simulator.Task, *simulator.Context) {
+	task := simulator.CreateTask(obj, name, nil)
+	c := *ctx
+	tctx := &c
+	tctx.Map.AtomicUpdate(tctx, task, []types.PropertyChange{
+		{Name: "info.startTime", Val: time.Now()},
+		{Name: "info.state", Val: types.TaskInfoStateRunning},
+		{Name: "info.progress", Val: int32(0)},
+	})
+	return task, tctx
+}
+
+// finishTask ends a task started by startTask: success with progress 100, or the fault.
 func finishTask(ctx *simulator.Context, task *simulator.Task, fault types.BaseMethodFault) {
 	state := types.TaskInfoStateSuccess
 	var lmf interface{}
