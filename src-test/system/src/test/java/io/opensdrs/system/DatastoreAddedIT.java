@@ -56,19 +56,12 @@ class DatastoreAddedIT {
 
     @BeforeAll
     static void startLoop() throws Exception {
-        loop = SystemLoops.startWithModels(SystemLoops.demoWorld(), SystemLoops.settings("datastore-added"));
-        loop.startVmIo();
+        loop = SystemLoops.startDemoWorldWithVmIo("datastore-added");
     }
 
     @AfterAll
     static void stopLoop() {
-        if (loop != null) {
-            List<ManagedProcess> started = loop.processes();
-            loop.close();
-            for (ManagedProcess p : started) {
-                assertThat(p.isAlive()).as("%s stopped", p).isFalse();
-            }
-        }
+        SystemLoops.closeAndCheckStopped(loop);
     }
 
     @Test

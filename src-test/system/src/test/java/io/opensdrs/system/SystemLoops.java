@@ -3,6 +3,7 @@ package io.opensdrs.system;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opensdrs.demo.DemoRun;
 import io.opensdrs.loop.LocalLoop;
+import io.opensdrs.loop.ManagedProcess;
 import io.opensdrs.scenario.Scenario;
 import io.opensdrs.scenario.ScenarioCatalog;
 
@@ -11,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Starting the loop for a test class: the repository's built jars, a fresh work directory per class. */
 final class SystemLoops {
@@ -55,6 +59,25 @@ final class SystemLoops {
             say("server log ends:\n" + loop.server().tail(30));
             loop.close();
             throw e;
+        }
+    }
+
+    /** The demo world with models and the VMs' IO running, in a fresh work directory {@code name}. */
+    static LocalLoop startDemoWorldWithVmIo(String name) throws Exception {
+        LocalLoop loop = startWithModels(demoWorld(), settings(name));
+        loop.startVmIo();
+        return loop;
+    }
+
+    /** Closes the loop and checks that every process it started is gone. */
+    static void closeAndCheckStopped(LocalLoop loop) {
+        if (loop == null) {
+            return;
+        }
+        List<ManagedProcess> started = loop.processes();
+        loop.close();
+        for (ManagedProcess p : started) {
+            assertThat(p.isAlive()).as("%s stopped", p).isFalse();
         }
     }
 

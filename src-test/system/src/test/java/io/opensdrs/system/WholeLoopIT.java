@@ -37,19 +37,12 @@ class WholeLoopIT {
 
     @BeforeAll
     static void startLoop() throws Exception {
-        loop = SystemLoops.startWithModels(SystemLoops.demoWorld(), SystemLoops.settings("whole-loop"));
-        loop.startVmIo();
+        loop = SystemLoops.startDemoWorldWithVmIo("whole-loop");
     }
 
     @AfterAll
     static void stopLoop() {
-        if (loop != null) {
-            List<ManagedProcess> started = loop.processes();
-            loop.close();
-            for (ManagedProcess p : started) {
-                assertThat(p.isAlive()).as("%s stopped", p).isFalse();
-            }
-        }
+        SystemLoops.closeAndCheckStopped(loop);
     }
 
     @Test
