@@ -10,6 +10,7 @@ import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.InvalidReason;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,11 @@ import java.util.function.Consumer;
  * when this host leads, the datastore is idle and a run is due — the workload injector (Pesto
  * §5.1). The heartbeat thread never blocks on the injector, which runs on its own thread and
  * passes the fencing check before it starts and before every level.
+ *
+ * <p>A run is one injector run per configured IO size, smallest first (4 KiB, then 256 KiB by
+ * default), each reported as it ends so that the 4-KiB model arrives without waiting for the
+ * next size; a size's invalid run ends the sequence. The second size teaches the LQ model how
+ * much IO size weighs on this device ({@code LqSlopeModel}'s size factor).
  */
 public final class DatastoreAgent implements AutoCloseable {
 
@@ -32,7 +38,7 @@ public final class DatastoreAgent implements AutoCloseable {
 
     private final LeaderElection election;
     private final InjectorSchedule schedule;
-    private final WorkloadInjector injector;
+    private final List<WorkloadInjector> injectors;
     private final TargetFactory targets;
     private final InjectorMode mode;
     private final AgentEvents events;
@@ -43,12 +49,13 @@ public final class DatastoreAgent implements AutoCloseable {
     private volatile Consumer<DatastoreView> views = v -> { };
     private long lastReportedHeartbeat = -1;
 
-    public DatastoreAgent(LeaderElection election, InjectorSchedule schedule, WorkloadInjector injector,
+    /** @param injectors one per IO size, run in this order (empty: this agent never injects) */
+    public DatastoreAgent(LeaderElection election, InjectorSchedule schedule, List<WorkloadInjector> injectors,
                           TargetFactory targets, InjectorMode mode, AgentEvents events,
                           Consumer<InjectorResult> results) {
         this.election = election;
         this.schedule = schedule;
-        this.injector = injector;
+        this.injectors = List.copyOf(injectors);
         this.targets = targets;
         this.mode = mode;
         this.events = events;
@@ -90,7 +97,7 @@ public final class DatastoreAgent implements AutoCloseable {
                 views.accept(view);
             }
             long now = System.currentTimeMillis();
-            if (injector != null && election.isLeader() && !injecting.get() && schedule.due(now)) {
+            if (!injectors.isEmpty() && election.isLeader() && !injecting.get() && schedule.due(now)) {
                 if (view.idle()) {
                     injecting.set(true);
                     injectorThread.execute(this::inject);
@@ -116,21 +123,27 @@ public final class DatastoreAgent implements AutoCloseable {
             }
             events.emit(ds, "inject-start", "generation=" + election.generation() + " block=" + election.ownIndex()
                     + " attempt=" + schedule.attempt() + " reason=\"" + schedule.reason() + "\"");
-            InjectorResult r;
+            boolean acceptable = true;
             try (IoTarget target = targets.open()) {
-                r = injector.run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
+                for (WorkloadInjector injector : injectors) {
+                    InjectorResult r = injector.run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
+                    events.emit(ds, "inject-end", "valid=" + r.getValid() + " reason=" + r.getInvalidReason()
+                            + String.format(" slope=%.5f intercept=%.4f r2=%.4f", r.getFit().getSlopeMsPerIo(),
+                            r.getFit().getInterceptMs(), r.getFit().getRSquared()) + " io_size_kb=" + r.getIoSizeKb());
+                    results.accept(r);
+                    acceptable = r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
+                            || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE;
+                    if (!r.getValid()) {
+                        break;
+                    }
+                }
             }
             long now = System.currentTimeMillis();
-            if (r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
-                    || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE) {
+            if (acceptable) {
                 schedule.completed(now);
             } else {
                 schedule.backOff(now);
             }
-            events.emit(ds, "inject-end", "valid=" + r.getValid() + " reason=" + r.getInvalidReason()
-                    + String.format(" slope=%.5f intercept=%.4f r2=%.4f", r.getFit().getSlopeMsPerIo(),
-                    r.getFit().getInterceptMs(), r.getFit().getRSquared()));
-            results.accept(r);
         } catch (Exception e) {
             events.emit(ds, "inject-error", "error=\"" + e + "\"");
             schedule.backOff(System.currentTimeMillis());

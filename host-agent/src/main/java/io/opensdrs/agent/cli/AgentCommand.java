@@ -9,6 +9,7 @@ import io.opensdrs.agent.injector.DirectIoFile;
 import io.opensdrs.agent.injector.InjectorSchedule;
 import io.opensdrs.agent.injector.SyntheticIoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
+import io.opensdrs.model.pesto.LqSlopeModel;
 import io.opensdrs.agent.session.AgentCredential;
 import io.opensdrs.agent.vscsi.EmulatedIoTarget;
 import io.opensdrs.shared.agent.v1.InjectorMode;
@@ -80,6 +81,11 @@ public final class AgentCommand implements Callable<Integer> {
             description = "injector run per OIO level; default ${DEFAULT-VALUE}")
     Duration levelDuration;
 
+    @Option(names = "--injector-io-sizes-kb", split = ",", defaultValue = LqSlopeModel.INJECTOR_IO_SIZES_KB,
+            description = "IO sizes of the injector's runs, one run each, smallest first: the first is Pesto's line (§5.1),"
+                    + " a second teaches the model how much IO size weighs on the device; default ${DEFAULT-VALUE}")
+    List<Integer> injectorIoSizesKb;
+
     @Option(names = "--injector-file-size-mib", defaultValue = "1024",
             description = "size of the real injector's file in each datastore; default ${DEFAULT-VALUE}")
     long injectorFileMiB;
@@ -119,6 +125,11 @@ public final class AgentCommand implements Callable<Integer> {
         }
         if (injectorKind == InjectorKind.emulated && vscsi == null) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--injector emulated needs --vscsi HOST:PORT");
+        }
+        if (injectorIoSizesKb.isEmpty() || injectorIoSizesKb.stream().anyMatch(kb -> kb == null || kb < 1 || kb > 4096)
+                || injectorIoSizesKb.stream().distinct().count() != injectorIoSizesKb.size()) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--injector-io-sizes-kb must list distinct IO sizes from 1 to 4096 KiB, got " + injectorIoSizesKb);
         }
         AgentEvents events = AgentEvents.stdout(host);
         AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events);
@@ -263,8 +274,13 @@ public final class AgentCommand implements Callable<Integer> {
         HeartbeatFile file = HeartbeatFile.open(dir, blocks);
         LeaderElection election = new LeaderElection(ds, host, file, timing, events,
                 wiring.stats() != null ? wiring.stats().forDatastore(ds, period) : HostIoStatistics.NONE);
-        WorkloadInjector injector = injectorKind == InjectorKind.none ? null : new WorkloadInjector(
-                new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, 4096));
+        List<WorkloadInjector> injectors = new ArrayList<>();
+        if (injectorKind != InjectorKind.none) {
+            for (int kb : injectorIoSizesKb.stream().sorted().toList()) {
+                injectors.add(new WorkloadInjector(
+                        new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, kb * 1024)));
+            }
+        }
         Path injectorFile = dir.resolve(".sdrs-injector");
         DatastoreAgent.TargetFactory targets;
         if (injectorKind == InjectorKind.real) {
@@ -279,7 +295,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
         InjectorSchedule schedule = new InjectorSchedule(injectInterval, period.multipliedBy(2),
                 Duration.ofHours(1), System.currentTimeMillis());
-        DatastoreAgent agent = new DatastoreAgent(election, schedule, injector, targets,
+        DatastoreAgent agent = new DatastoreAgent(election, schedule, injectors, targets,
                 injectorKind == InjectorKind.real ? InjectorMode.REAL_IO : InjectorMode.EMULATED, events,
                 wiring::report);
         agent.reportViewsTo(wiring::report);

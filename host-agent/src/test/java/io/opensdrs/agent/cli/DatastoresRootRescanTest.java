@@ -120,7 +120,7 @@ class DatastoresRootRescanTest {
         LeaderElection election = new LeaderElection(ds, "esx1", HeartbeatFile.open(dir, 16), LeaderElection.Timing.of(PERIOD),
                 log, HostIoStatistics.NONE);
         DatastoreAgent a = new DatastoreAgent(election, new InjectorSchedule(Duration.ofDays(1), PERIOD, Duration.ofHours(1),
-                System.currentTimeMillis()), null, () -> {
+                System.currentTimeMillis()), List.of(), () -> {
             throw new java.io.IOException("no injector in this test");
         }, InjectorMode.EMULATED, log, r -> { });
         return a;

@@ -159,7 +159,7 @@ class EmulatedInjectorAcceptanceTest {
                     Duration.ofSeconds(4), System.currentTimeMillis());
             WorkloadInjector injector = new WorkloadInjector(
                     new WorkloadInjector.Settings(LEVELS, Duration.ofSeconds(4), 4096));
-            try (DatastoreAgent agent = new DatastoreAgent(election, schedule, injector,
+            try (DatastoreAgent agent = new DatastoreAgent(election, schedule, List.of(injector),
                     () -> EmulatedIoTarget.open(channel, "esx1", "ds-busy"), InjectorMode.EMULATED, log, results::add)) {
                 agent.start();
                 // Mid-run: once the injector has done 1000 IOs (in its third level, OIO 8), a VM on
