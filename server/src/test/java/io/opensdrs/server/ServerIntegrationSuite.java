@@ -260,8 +260,12 @@ abstract class ServerIntegrationSuite {
     // ------------------------------------------------------------------ models
 
     static InjectorResult injectorRun(String ds, String runId, double slope, double intercept) {
+        return injectorRun(ds, runId, 4, slope, intercept);
+    }
+
+    static InjectorResult injectorRun(String ds, String runId, int ioSizeKb, double slope, double intercept) {
         InjectorResult.Builder r = InjectorResult.newBuilder().setDatastore(ds).setRunId(runId)
-                .setStartedMs(1_700_000_000_000L).setFinishedMs(1_700_000_060_000L).setIoSizeKb(4).setReadShare(1).setRandomness(1)
+                .setStartedMs(1_700_000_000_000L).setFinishedMs(1_700_000_060_000L).setIoSizeKb(ioSizeKb).setReadShare(1).setRandomness(1)
                 .setMode(io.opensdrs.shared.agent.v1.InjectorMode.EMULATED).setValid(true).setAttempt(1);
         for (int q = 2; q <= 32; q *= 2) {
             double l = slope * q + intercept;
@@ -307,6 +311,34 @@ abstract class ServerIntegrationSuite {
         JsonNode sel = call(HttpMethod.GET, "/api/v1/clusters/group-p1/model-selection", null, 200);
         assertThat(sel.get("heldOutMeanAbsErrorMs").has("pesto")).isTrue();
         assertThat(sel.get("selected").asText()).isNotBlank();
+    }
+
+    /**
+     * The agent's runs at 4 KiB and 256 KiB are fitted together, each size's newest run: the LQ
+     * model learns the device's size factor, and a later 4-KiB run keeps the 256-KiB run's points.
+     */
+    @Test
+    void injectorRunsOfTwoIoSizesAreFittedTogether() {
+        // a device where a 256-KiB read weighs (32 + 256)/(32 + 4) = 8 reads of 4 KiB
+        models.recordInjectorResult("agent-sizes", 1, injectorRun("ds-sizes", "run-4k", 4, 0.2, 1.0));
+        assertThat(models.latestValid("ds-sizes", "pesto")).hasValueSatisfying(m -> {
+            assertThat(m.fitPoints()).hasSize(5);
+            assertThat(m.parameters()).doesNotContainKey("size_scale_kb");
+        });
+        models.recordInjectorResult("agent-sizes", 2, injectorRun("ds-sizes", "run-256k", 256, 0.2 * 8, 1.0));
+        assertThat(models.latestValid("ds-sizes", "pesto")).hasValueSatisfying(m -> {
+            assertThat(m.fitPoints()).hasSize(10);
+            assertThat(m.parameters().get("m")).isCloseTo(0.2, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(m.parameters().get("size_scale_kb")).isBetween(32 / Math.sqrt(2), 32 * Math.sqrt(2));
+            // a 1-MiB stream at 4 OIO: (32 + 1024)/36 = 29.3 reads' worth each
+            assertThat(models.predict(m, new io.opensdrs.model.Workload(4, 1024, 1, 1)))
+                    .isCloseTo(0.2 * 4 * 1056 / 36 + 1, org.assertj.core.data.Offset.offset(0.1 * (0.2 * 4 * 1056 / 36 + 1)));
+        });
+        models.recordInjectorResult("agent-sizes", 3, injectorRun("ds-sizes", "run-4k-next-day", 4, 0.21, 1.0));
+        assertThat(models.latestValid("ds-sizes", "pesto")).hasValueSatisfying(m -> {
+            assertThat(m.fitPoints()).hasSize(10);
+            assertThat(m.parameters()).containsKey("size_scale_kb");
+        });
     }
 
     /** A model fitted to many points (a busy datastore's passive observations) is stored whole (V40: TEXT, not VARCHAR(16000)). */

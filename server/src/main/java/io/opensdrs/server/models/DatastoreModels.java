@@ -25,6 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,8 +93,26 @@ public class DatastoreModels {
                 r.hasFit() ? r.getFit().getSlopeMsPerIo() : null, r.hasFit() ? r.getFit().getInterceptMs() : null,
                 r.hasFit() ? r.getFit().getRSquared() : null, write(points), Timestamp.from(Instant.now()));
         if (r.getValid()) {
-            fitAll(r.getDatastore(), "injector", points);
+            // this run is now the newest of its size, so it is among the runs fitted together
+            fitAll(r.getDatastore(), "injector", newestInjectorPointsPerSize(r.getDatastore()));
         }
+    }
+
+    /**
+     * The newest valid injector run of each IO size on a datastore, pooled: the 4-KiB run is
+     * Pesto's line (§5.1) and a run at a second size tells the LQ model how much IO size weighs on
+     * the device ({@link LqSlopeModel}); fitting one size alone would give a line of that size.
+     */
+    List<FitPoint> newestInjectorPointsPerSize(String datastore) {
+        List<FitPoint> points = new ArrayList<>();
+        Set<Long> sizes = new HashSet<>();
+        jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
+                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
+            if (sizes.add(rs.getLong(1))) {
+                points.addAll(read(rs.getString(2), POINTS));
+            }
+        }, datastore);
+        return points;
     }
 
     private void fitAll(String datastore, String source, List<FitPoint> points) {
@@ -247,7 +266,7 @@ public class DatastoreModels {
     /**
      * Scores every kind's current model on the passive observations that arrived after its fit
      * (held out: the model never saw them), then refits every kind to the recent observations
-     * plus the newest valid injector run.
+     * plus the newest valid injector run of each IO size.
      */
     @Scheduled(fixedDelayString = "${sdrs.models.refresh-interval:PT5M}", initialDelayString = "${sdrs.models.refresh-interval:PT5M}")
     public void refresh() {
@@ -295,11 +314,7 @@ public class DatastoreModels {
         }
         List<FitPoint> points = new ArrayList<>();
         busy.forEach(o -> points.add(o.toFitPoint()));
-        List<String> injector = jdbc.queryForList("SELECT points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
-                + " ORDER BY id DESC FETCH FIRST 1 ROWS ONLY", String.class, datastore);
-        if (!injector.isEmpty()) {
-            points.addAll(read(injector.get(0), POINTS));
-        }
+        points.addAll(newestInjectorPointsPerSize(datastore));
         fitAll(datastore, "passive", points);
     }
 
