@@ -147,13 +147,18 @@ public final class B1Command implements Callable<Integer> {
             out.println(line);
         });
         r.fitFailures().forEach(f -> out.println("not fitted: " + f));
-        ResidualSummary pesto = r.pooled().get("pesto");
+        ResidualSummary pesto = r.pooled().get(ModelAccuracyBenchmark.PESTO_AS_PUBLISHED);
+        ResidualSummary product = r.pooled().get("pesto");
         ResidualSummary romano = r.pooled().get("romano");
         if (pesto != null && romano != null && pesto.count() > 0 && romano.count() > 0) {
             double ratio = romano.meanAbsolute() / pesto.meanAbsolute();
             out.println();
-            out.printf(Locale.ROOT, "goal romano mean |ε| ≤ 0.15 × pesto's: %.3f × — %s%n", ratio,
-                    ratio <= 0.15 ? "met" : "missed");
+            out.printf(Locale.ROOT, "goal romano mean |ε| ≤ 0.15 × pesto's (Pesto as published, 4-KiB injector): %.3f × — %s%n",
+                    ratio, ratio <= 0.15 ? "met" : "missed");
+            if (product != null && product.count() > 0) {
+                out.printf(Locale.ROOT, "romano mean |ε| / the product's pesto (injector at 4 and 256 KiB): %.3f ×%n",
+                        romano.meanAbsolute() / product.meanAbsolute());
+            }
             double cov = romano.coverage();
             out.printf(Locale.ROOT, "goal 95 %% intervals cover 94–96 %%: %.1f %% — %s%n", cov * 100,
                     cov >= 0.94 && cov <= 0.96 ? "met" : "missed");

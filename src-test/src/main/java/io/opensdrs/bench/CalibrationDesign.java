@@ -1,6 +1,7 @@
 package io.opensdrs.bench;
 
 import io.opensdrs.model.Workload;
+import io.opensdrs.model.pesto.LqSlopeModel;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,11 +46,17 @@ public final class CalibrationDesign {
         return grid(FIVE_LEVELS, FIVE_LEVELS, new double[] {4, 64, 1024}, new double[] {1, 4, 16});
     }
 
-    /** Pesto's injector (§5.1): 4 KiB random reads at OIO 2, 4, 8, 16, 32. */
+    /**
+     * The host agent's injector: Pesto's 4 KiB random reads at OIO 2, 4, 8, 16, 32 (§5.1), then
+     * the same levels at each further size the agent runs by default (256 KiB), from which the LQ
+     * model learns how much IO size weighs on the device ({@link LqSlopeModel}).
+     */
     public static List<Workload> pestoInjector() {
         List<Workload> out = new ArrayList<>();
-        for (int q = 2; q <= 32; q *= 2) {
-            out.add(Workload.randomRead4k(q));
+        for (double z : LqSlopeModel.injectorIoSizesKb()) {
+            for (int q = 2; q <= 32; q *= 2) {
+                out.add(new Workload(q, z, 1, 1));
+            }
         }
         return out;
     }
