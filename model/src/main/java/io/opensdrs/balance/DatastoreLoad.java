@@ -6,6 +6,7 @@ import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.basil.BasilModel;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.RomanoAggregation;
 import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.ArrayList;
@@ -319,8 +320,8 @@ public abstract class DatastoreLoad {
     }
 
     /**
-     * Romano Eq. 24 folded incrementally: O summed, Z and R weighted by T = 1/LQ-slope
-     * (Eq. 18), X folded pairwise with {@code RomanoAggregation.randomness} (Eqs. 20–22).
+     * Romano Eq. 24 folded incrementally as {@link RomanoAggregation#aggregate} reads it: O summed,
+     * Z and R weighted by outstanding IOs, X folded pairwise with T = 1/LQ-slope (Eqs. 18, 20–22).
      * T per disk is cached: it depends only on the disk's workload and this datastore's model.
      */
     static final class RomanoFoldLoad extends MemberListLoad {
@@ -328,8 +329,9 @@ public abstract class DatastoreLoad {
         private final double[] throughput;
         private double o;
         private double t;
-        private double tz;
-        private double tr;
+        private double m;
+        private double mz;
+        private double mr;
         private double x = Double.NaN;
 
         RomanoFoldLoad(RomanoModel model, Workload[] workloads) {
@@ -346,8 +348,9 @@ public abstract class DatastoreLoad {
             other.copyMembersTo(this);
             o = other.o;
             t = other.t;
-            tz = other.tz;
-            tr = other.tr;
+            m = other.m;
+            mz = other.mz;
+            mr = other.mr;
             x = other.x;
         }
 
@@ -374,27 +377,30 @@ public abstract class DatastoreLoad {
         protected void rebuild() {
             o = 0;
             t = 0;
-            tz = 0;
-            tr = 0;
+            mz = 0;
+            mr = 0;
+            m = 0;
             x = Double.NaN;
             for (int k = 0; k < size; k++) {
                 int i = members[k];
-                double[] s = fold(new double[] {o, t, tz, tr, x}, workloads[i], throughputOf(i));
+                double[] s = fold(new double[] {o, t, mz, mr, x, m}, workloads[i], throughputOf(i));
                 o = s[0];
                 t = s[1];
-                tz = s[2];
-                tr = s[3];
+                mz = s[2];
+                mr = s[3];
                 x = s[4];
+                m = s[5];
             }
         }
 
         private static double[] fold(double[] s, Workload w, double ti) {
-            s[4] = Double.isNaN(s[4]) ? w.randomFraction()
-                    : io.opensdrs.model.romano.RomanoAggregation.randomness(s[4], w.randomFraction(), s[1], ti);
+            s[4] = Double.isNaN(s[4]) ? w.randomFraction() : RomanoAggregation.randomness(s[4], w.randomFraction(), s[1], ti);
+            double m = RomanoAggregation.mixWeight(w);
             s[0] += w.outstandingIos();
             s[1] += ti;
-            s[2] += ti * w.ioSizeKb();
-            s[3] += ti * w.readFraction();
+            s[2] += m * w.ioSizeKb();
+            s[3] += m * w.readFraction();
+            s[5] += m;
             return s;
         }
 
@@ -402,9 +408,9 @@ public abstract class DatastoreLoad {
         protected Prediction predict(int[] add, int[] remove, Workload extra) {
             double[] s;
             if (remove.length == 0) {
-                s = new double[] {o, t, tz, tr, x};
+                s = new double[] {o, t, mz, mr, x, m};
             } else {
-                s = new double[] {0, 0, 0, 0, Double.NaN};
+                s = new double[] {0, 0, 0, 0, Double.NaN, 0};
                 for (int k = 0; k < size; k++) {
                     int i = members[k];
                     if (!contains(remove, i)) {
@@ -421,7 +427,7 @@ public abstract class DatastoreLoad {
             if (s[1] <= 0) {
                 return model.predict(IDLE);
             }
-            Workload w = new Workload(s[0], Math.max(1e-9, s[2] / s[1]), clamp(s[3] / s[1]), clamp(s[4]));
+            Workload w = new Workload(s[0], Math.max(1e-9, s[2] / s[5]), clamp(s[3] / s[5]), clamp(s[4]));
             return model.predict(w);
         }
 

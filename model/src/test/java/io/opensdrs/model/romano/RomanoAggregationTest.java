@@ -34,15 +34,30 @@ class RomanoAggregationTest {
     }
 
     @Test
-    void eq24SumsOutstandingIosAndWeightsByThroughput() {
+    void eq24SumsOutstandingIosWeighsSizeAndReadsByThemAndRandomnessByThroughput() {
+        // a slow 1 MiB stream (T 3) holding 12 IOs in flight beside fast 4 KiB reads (T 300) holding 4
         Workload a = new Workload(4, 4, 1.0, 1.0);
-        Workload b = new Workload(12, 64, 0.0, 0.0);
-        Map<Workload, Double> t = Map.of(a, 100.0, b, 300.0);
+        Workload b = new Workload(12, 1024, 0.0, 0.0);
+        Map<Workload, Double> t = Map.of(a, 300.0, b, 3.0);
         Workload agg = RomanoAggregation.aggregate(List.of(a, b), t::get);
         assertThat(agg.outstandingIos()).isEqualTo(16);
-        assertThat(agg.ioSizeKb()).isCloseTo((4 * 100 + 64 * 300) / 400.0, within(1e-12));
-        assertThat(agg.readFraction()).isCloseTo(0.25, within(1e-12));
-        assertThat(agg.randomFraction()).isCloseTo(RomanoAggregation.randomness(1, 0, 100, 300), within(1e-12));
+        // Σ O_i·Z_i = O·Z̄: the model's O·Z terms see the 1 MiB IOs that fill the queue
+        assertThat(agg.ioSizeKb()).isCloseTo((4 * 4 + 12 * 1024) / 16.0, within(1e-6));
+        assertThat(agg.ioSizeKb() * agg.outstandingIos()).isCloseTo(4 * 4 + 12 * 1024, within(1e-6));
+        assertThat(agg.readFraction()).isCloseTo(0.25, within(1e-9));
+        assertThat(agg.randomFraction()).isCloseTo(RomanoAggregation.randomness(1, 0, 300, 3), within(1e-12));
+        // by throughput (Eq. 24 as printed) the mix would read as 14 KiB IOs
+        assertThat((4 * 300 + 1024 * 3) / 303.0).isLessThan(15);
+    }
+
+    @Test
+    void workloadsWithNothingInFlightAverageEvenly() {
+        Workload a = new Workload(0, 8, 1.0, 1.0);
+        Workload b = new Workload(0, 64, 0.5, 0.0);
+        Workload agg = RomanoAggregation.aggregate(List.of(a, b), w -> 10.0);
+        assertThat(agg.outstandingIos()).isZero();
+        assertThat(agg.ioSizeKb()).isCloseTo(36, within(1e-6));
+        assertThat(agg.readFraction()).isCloseTo(0.75, within(1e-6));
     }
 
     @Test
