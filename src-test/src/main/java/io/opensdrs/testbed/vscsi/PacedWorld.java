@@ -285,6 +285,15 @@ public final class PacedWorld implements AutoCloseable {
         done.accept(new IoOutcome(0, simNs(), false, ""));
     }
 
+    /**
+     * A clock read that withdraws one of this client's promises (engine thread only): it will not
+     * issue the IO a completed one promised, so that completion no longer stops simulated time.
+     */
+    void withdrawHold(IoClient client, Consumer<IoOutcome> done) {
+        client.redeemHold();
+        done.accept(new IoOutcome(0, simNs(), false, ""));
+    }
+
     /** IOs the injector submitted to a datastore (engine thread only). */
     long injectorIos(String datastore) {
         long[] c = injectorIos.get(datastore);

@@ -142,6 +142,8 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
                 };
                 if (r.getSizeBytes() == 0 && r.getHoldForIos() > 0) {
                     paced.post(() -> paced.holdClock(client, r.getHoldForIos(), reply));
+                } else if (r.getSizeBytes() == 0) {
+                    paced.post(() -> paced.withdrawHold(client, reply));
                 } else {
                     paced.post(() -> paced.submitInjectorIo(client, r.getDatastore(), r.getOffset(), r.getSizeBytes(),
                             r.getRead(), r.getContinueUntilSimNs(), reply));

@@ -202,6 +202,46 @@ class VScsiServiceTest {
         assertThat(outside.getError()).contains("outside the LUN");
     }
 
+    /** A kept promise holds simulated time until the next IO; a withdrawn one lets it run at once (an injector level ending early). */
+    @Test
+    void aWithdrawnPromiseReleasesTheClock() throws Exception {
+        BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
+        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
+            @Override
+            public void onNext(IoCompletion c) {
+                done.add(c);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        try {
+            requests.onNext(IoRequest.newBuilder().setTag(1).setDatastore("ds-c").setOffset(4096).setSizeBytes(4096)
+                    .setRead(true).setContinueUntilSimNs(Long.MAX_VALUE).build());
+            assertThat(done.poll(10, TimeUnit.SECONDS)).isNotNull();
+            long held = simNow();
+            Thread.sleep(400);
+            assertThat(simNow()).as("held by the promise").isEqualTo(held);
+            requests.onNext(IoRequest.newBuilder().setTag(2).setDatastore("ds-c").setSizeBytes(0).setHoldForIos(0).build());
+            IoCompletion withdrawn = done.poll(10, TimeUnit.SECONDS);
+            assertThat(withdrawn).isNotNull();
+            assertThat(withdrawn.getError()).isEmpty();
+            Thread.sleep(400);
+            assertThat(simNow()).as("running again").isGreaterThan(held);
+        } finally {
+            requests.onCompleted();
+        }
+    }
+
+    private long simNow() {
+        return stub.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-c").build()).getSimNowNs();
+    }
+
     private IoCompletion roundTrip(IoRequest r) throws InterruptedException {
         BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
         StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
