@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  *
  * <p>A run is one injector run per configured IO size, smallest first (4 KiB, then 256 KiB by
  * default), each reported as it ends so that the 4-KiB model arrives without waiting for the
- * next size; a size's invalid run ends the sequence. The second size teaches the LQ model how
- * much IO size weighs on this device ({@code LqSlopeModel}'s size factor).
+ * next size; a size's invalid run ends the sequence, and the first size's run alone decides
+ * whether the run is done or retried. The second size teaches the LQ model how much IO size
+ * weighs on this device ({@code LqSlopeModel}'s size factor).
  */
 public final class DatastoreAgent implements AutoCloseable {
 
@@ -123,16 +124,20 @@ public final class DatastoreAgent implements AutoCloseable {
             }
             events.emit(ds, "inject-start", "generation=" + election.generation() + " block=" + election.ownIndex()
                     + " attempt=" + schedule.attempt() + " reason=\"" + schedule.reason() + "\"");
-            boolean acceptable = true;
+            // The first size's run decides the schedule: once its line exists, a later size aborted by
+            // interference waits for the next scheduled run instead of retrying on a busy datastore.
+            boolean acceptable = false;
             try (IoTarget target = targets.open()) {
-                for (WorkloadInjector injector : injectors) {
-                    InjectorResult r = injector.run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
+                for (int i = 0; i < injectors.size(); i++) {
+                    InjectorResult r = injectors.get(i).run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
                     events.emit(ds, "inject-end", "valid=" + r.getValid() + " reason=" + r.getInvalidReason()
                             + String.format(" slope=%.5f intercept=%.4f r2=%.4f", r.getFit().getSlopeMsPerIo(),
                             r.getFit().getInterceptMs(), r.getFit().getRSquared()) + " io_size_kb=" + r.getIoSizeKb());
                     results.accept(r);
-                    acceptable = r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
-                            || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE;
+                    if (i == 0) {
+                        acceptable = r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
+                                || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE;
+                    }
                     if (!r.getValid()) {
                         break;
                     }

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
@@ -178,7 +179,15 @@ public final class WorkloadInjector {
                 .setFinishedMs(wallClockMs.getAsLong()).build();
     }
 
-    /** Keeps {@code oio} reads outstanding for the level's duration. */
+    /**
+     * IOs each thread completes in a level at least, past the level's duration if need be: Little's
+     * law (the interference check, §5.1.1) over a window of one or two latencies is off by the
+     * window's edges — 256 KiB reads at OIO 32 on one spindle take ~0.65 s each, and a 0.3 s level
+     * read them as 30–60 % interference on an idle datastore.
+     */
+    public static final int MIN_IOS_PER_THREAD = 8;
+
+    /** Keeps {@code oio} reads outstanding for the level's duration, and until each has completed {@link #MIN_IOS_PER_THREAD}. */
     public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool) throws IOException, InterruptedException {
         int ioSize = Math.max(settings.ioSizeBytes(), target.alignment());
         long slots = (target.sizeBytes() - ioSize) / ioSize;
@@ -188,10 +197,11 @@ public final class WorkloadInjector {
         long startNanos = target.startLevel(oio);
         long deadline = startNanos + settings.perLevel().toNanos();
         double otherBefore = otherRate(target);
+        AtomicInteger belowMinimum = new AtomicInteger(oio);
         List<Future<IoRecorder>> futures = new ArrayList<>();
         for (int t = 0; t < oio; t++) {
             long seed = System.nanoTime() * 31 + t;
-            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline,
+            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline, belowMinimum,
                     new SplittableRandom(seed))));
         }
         IoRecorder all = new IoRecorder();
@@ -220,25 +230,39 @@ public final class WorkloadInjector {
         return own.isPresent() ? own.getAsDouble() : otherIoPerSecond.getAsDouble();
     }
 
+    /** One thread's reads: until the deadline, and on until every thread of the level has completed its minimum. */
     private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long startNanos, long deadline,
-                                 SplittableRandom random) throws IOException {
+                                 AtomicInteger belowMinimum, SplittableRandom random) throws IOException {
         ByteBuffer buf = target.newBuffer(ioSize);
         IoRecorder rec = new IoRecorder();
         rec.lastCompletionNanos = startNanos;
         long now = startNanos;
-        while (now < deadline) {
+        long completed = 0;
+        boolean promised = false;
+        while (now < deadline || belowMinimum.get() > 0) {
             long offset = random.nextLong(slots) * ioSize;
             buf.clear().limit(ioSize);
-            IoTarget.Timing t = target.timedRead(buf, offset, deadline);
+            // The closed-loop promise (IoTarget#timedRead): while a thread of the level is short of its
+            // minimum every thread goes on after this IO whenever it completes; else only within the
+            // level's time. A promise the loop does not keep is withdrawn below.
+            long continueUntil = belowMinimum.get() > 0 ? Long.MAX_VALUE : deadline;
+            IoTarget.Timing t = target.timedRead(buf, offset, continueUntil);
+            promised = t.completedAtNanos() < continueUntil;
             now = t.completedAtNanos();
             rec.lastCompletionNanos = Math.max(rec.lastCompletionNanos, now);
             long latency = t.latencyNanos();
+            if (++completed == MIN_IOS_PER_THREAD) {
+                belowMinimum.decrementAndGet();
+            }
             rec.sumAllNanos += latency;
             if (thin.drop(latency, buf.flip())) {
                 rec.dropped++;
             } else {
                 rec.add(latency);
             }
+        }
+        if (promised) {
+            target.withdrawPromise();
         }
         return rec;
     }

@@ -122,6 +122,11 @@ public final class EmulatedIoTarget implements IoTarget {
     }
 
     @Override
+    public void withdrawPromise() throws IOException {
+        roundTrip(IoRequest.newBuilder().setDatastore(datastore).setSizeBytes(0).setHoldForIos(0));
+    }
+
+    @Override
     public Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
         IoCompletion c = roundTrip(IoRequest.newBuilder().setDatastore(datastore).setOffset(offset)
                 .setSizeBytes(buffer.remaining()).setRead(true).setContinueUntilSimNs(Math.max(0, continueUntilNanos)));

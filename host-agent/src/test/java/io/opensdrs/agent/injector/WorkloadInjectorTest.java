@@ -37,6 +37,25 @@ class WorkloadInjectorTest {
         assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.THIN_PROVISIONED);
     }
 
+    /**
+     * A level shorter than one IO's latency (10 ms service: 80 ms at OIO 8, in a 1-ms level) still
+     * measures an idle device: every thread completes its minimum of IOs, so Little's law sees the
+     * injected OIO and not the window's edges (a single IO per thread reads as ~45 % interference).
+     */
+    @Test
+    void aLevelShorterThanTheLatencyRunsOnUntilEveryThreadHasItsMinimum() {
+        WorkloadInjector.Settings shortLevels = new WorkloadInjector.Settings(new int[] {2, 4, 8}, Duration.ofMillis(1), 4096);
+        InjectorResult r = new WorkloadInjector(shortLevels).run(
+                new SyntheticIoTarget(Duration.ofMillis(10), Duration.ofNanos(100_000), false), "ds", InjectorMode.EMULATED, 1,
+                WorkloadInjector.LeaderGate.ALWAYS);
+        assertThat(r.getValid()).as(r.toString()).isTrue();
+        for (var p : r.getPointsList()) {
+            assertThat(p.getIoCount()).isGreaterThanOrEqualTo((long) p.getTargetOio() * WorkloadInjector.MIN_IOS_PER_THREAD);
+            assertThat(p.getInterference()).isLessThan(0.3);
+        }
+        assertThat(r.getFit().getSlopeMsPerIo()).isBetween(8.0, 12.0);
+    }
+
     @Test
     void otherWorkloadAbortsForInterference() {
         WorkloadInjector injector = new WorkloadInjector(QUICK, new InterferenceCheck(), new ThinProvisioningFilter(),
