@@ -7,6 +7,7 @@ import io.opensdrs.loop.MeasuredLatency;
 import io.opensdrs.loop.MeasuredLatency.DatastoreLatency;
 import io.opensdrs.loop.PlacementFollower;
 import io.opensdrs.loop.ServerApi;
+import io.opensdrs.model.pesto.LqSlopeModel;
 import io.opensdrs.scenario.DatastoreSpec;
 import io.opensdrs.scenario.Scenario;
 import io.opensdrs.shared.vscsi.v1.RelocationStatus;
@@ -14,9 +15,11 @@ import io.opensdrs.shared.vscsi.v1.RelocationStatus;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -31,6 +34,12 @@ public final class DemoRun {
     /** 20-s windows per measurement: two simulated minutes per side of the table. */
     static final int MEASURE_WINDOWS = 6;
     private static final Duration MODELS_TIMEOUT = Duration.ofMinutes(4);
+    /**
+     * After a datastore's first model (the 4-KiB injector run), how long to wait for its run at the
+     * injector's other IO sizes before the VMs start: started VM IO aborts that run (Pesto §5.1.1's
+     * interference check) and the LQ model stays size-blind until the next scheduled run.
+     */
+    private static final Duration SIZES_GRACE = Duration.ofSeconds(60);
     private static final Duration MIGRATIONS_TIMEOUT = Duration.ofMinutes(5);
 
     private final Scenario scenario;
@@ -134,21 +143,35 @@ public final class DemoRun {
         }
     }
 
-    /** Waits until every datastore's model comes from measurements (not Pesto's default model). */
+    /**
+     * Waits until every datastore's model comes from measurements (not Pesto's default model) and
+     * its LQ model holds the injector's runs at every IO size ({@link LqSlopeModel#injectorIoSizesKb},
+     * at most {@link #SIZES_GRACE} longer; a datastore still without them is named).
+     */
     public static Map<String, JsonNode> awaitModels(LocalLoop loop, java.util.function.Consumer<String> progress) throws Exception {
         ServerApi api = loop.api();
         Map<String, JsonNode> models = new LinkedHashMap<>();
+        Set<String> sized = new HashSet<>();
+        int sizes = LqSlopeModel.injectorIoSizesKb().length;
         long deadline = System.nanoTime() + MODELS_TIMEOUT.toNanos();
+        long sizesDeadline = Long.MAX_VALUE;
         long lastNote = System.nanoTime();
         while (true) {
             for (DatastoreSpec ds : loop.scenario().datastores()) {
-                if (models.containsKey(ds.name())) {
-                    continue;
-                }
                 try {
-                    JsonNode m = api.get("/api/v1/datastores/" + ds.name() + "/model").path("model");
-                    if (m.path("valid").asBoolean() && !"default".equals(m.path("source").asText())) {
-                        models.put(ds.name(), m);
+                    if (!models.containsKey(ds.name())) {
+                        JsonNode m = api.get("/api/v1/datastores/" + ds.name() + "/model").path("model");
+                        if (m.path("valid").asBoolean() && !"default".equals(m.path("source").asText())) {
+                            models.put(ds.name(), m);
+                        }
+                    }
+                    if (models.containsKey(ds.name()) && !sized.contains(ds.name())) {
+                        JsonNode lq = api.get("/api/v1/datastores/" + ds.name() + "/model?kind=" + LqSlopeModel.NAME).path("model");
+                        Set<Double> seen = new HashSet<>();
+                        lq.path("fitPoints").forEach(fp -> seen.add(fp.path("ioSizeKb").asDouble()));
+                        if (seen.size() >= sizes) {
+                            sized.add(ds.name());
+                        }
                     }
                 } catch (ServerApi.ApiException e) {
                     if (e.status() != 404) {
@@ -156,7 +179,15 @@ public final class DemoRun {
                     }
                 }
             }
-            if (models.size() == loop.scenario().datastores().size()) {
+            int all = loop.scenario().datastores().size();
+            if (models.size() == all && sizesDeadline == Long.MAX_VALUE) {
+                sizesDeadline = System.nanoTime() + SIZES_GRACE.toNanos();
+            }
+            if (models.size() == all && (sized.size() == all || System.nanoTime() > sizesDeadline)) {
+                if (sized.size() < all) {
+                    progress.accept("  injector runs at every IO size missing for " + loop.scenario().datastores().stream()
+                            .map(DatastoreSpec::name).filter(n -> !sized.contains(n)).toList() + " (their LQ models are size-blind)");
+                }
                 return models;
             }
             if (System.nanoTime() > deadline) {
@@ -165,8 +196,8 @@ public final class DemoRun {
             }
             if (System.nanoTime() - lastNote > 15e9) {
                 lastNote = System.nanoTime();
-                progress.accept(String.format("  ... %d of %d datastores have a model: %s", models.size(),
-                        loop.scenario().datastores().size(), models.keySet()));
+                progress.accept(String.format("  ... %d of %d datastores have a model, %d of them at every injector IO size: %s",
+                        models.size(), all, sized.size(), models.keySet()));
             }
             Thread.sleep(500);
         }
