@@ -154,20 +154,7 @@ class VScsiServiceTest {
         ClosedLoopProbe.Result reference = ClosedLoopProbe.of("hgst-7k2", 3).effort(2000, 60_000)
                 .run(ClosedLoopProbe.randomRead(1, 4));
         BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
-        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
-            @Override
-            public void onNext(IoCompletion c) {
-                done.add(c);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-            }
-
-            @Override
-            public void onCompleted() {
-            }
-        });
+        StreamObserver<IoRequest> requests = openIoStream(done);
         long now = stub.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-c").build()).getSimNowNs();
         long until = now + 3_000_000_000L; // 3 simulated seconds
         SplittableRandom rnd = new SplittableRandom(1);
@@ -206,20 +193,7 @@ class VScsiServiceTest {
     @Test
     void aWithdrawnPromiseReleasesTheClock() throws Exception {
         BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
-        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
-            @Override
-            public void onNext(IoCompletion c) {
-                done.add(c);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-            }
-
-            @Override
-            public void onCompleted() {
-            }
-        });
+        StreamObserver<IoRequest> requests = openIoStream(done);
         try {
             requests.onNext(IoRequest.newBuilder().setTag(1).setDatastore("ds-c").setOffset(4096).setSizeBytes(4096)
                     .setRead(true).setContinueUntilSimNs(Long.MAX_VALUE).build());
@@ -242,9 +216,9 @@ class VScsiServiceTest {
         return stub.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-c").build()).getSimNowNs();
     }
 
-    private IoCompletion roundTrip(IoRequest r) throws InterruptedException {
-        BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
-        StreamObserver<IoRequest> requests = VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
+    /** A SubmitIo stream whose completions land in {@code done}. */
+    private StreamObserver<IoRequest> openIoStream(BlockingQueue<IoCompletion> done) {
+        return VScsiGrpc.newStub(channel).submitIo(new StreamObserver<>() {
             @Override
             public void onNext(IoCompletion c) {
                 done.add(c);
@@ -258,6 +232,11 @@ class VScsiServiceTest {
             public void onCompleted() {
             }
         });
+    }
+
+    private IoCompletion roundTrip(IoRequest r) throws InterruptedException {
+        BlockingQueue<IoCompletion> done = new LinkedBlockingQueue<>();
+        StreamObserver<IoRequest> requests = openIoStream(done);
         requests.onNext(r);
         IoCompletion c = done.poll(10, TimeUnit.SECONDS);
         requests.onCompleted();
