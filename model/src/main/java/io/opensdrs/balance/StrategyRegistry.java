@@ -14,7 +14,10 @@ import java.util.function.LongFunction;
 /**
  * Strategy name → factory (the factory takes the seed randomized strategies need), and the
  * default rule: {@code romano} where the cluster's models are calibrated Romano models (every
- * fitted model is a Romano model, at least one is fitted), else {@code pesto}.
+ * fitted model is a Romano model calibrated over R and X, {@link RomanoModel#isCalibrated}, and
+ * at least one is fitted), else {@code pesto}. A Romano model fitted to the injector's random
+ * reads alone has no measured R or X term, and Romano's strategy trusts its predictions for
+ * write and sequential mixes too far: in the loop it recommended 0 or 1 moves from run to run.
  */
 public final class StrategyRegistry {
 
@@ -55,7 +58,7 @@ public final class StrategyRegistry {
         boolean anyRomano = false;
         for (DatastoreState d : state.datastores()) {
             if (d.fittedModel().isPresent()) {
-                if (!(d.model() instanceof RomanoModel)) {
+                if (!(d.model() instanceof RomanoModel romano) || !romano.isCalibrated()) {
                     return LatencyEqualization.NAME;
                 }
                 anyRomano = true;

@@ -33,11 +33,19 @@ import java.util.Map;
 public final class RomanoModel implements DatastoreModel {
 
     public static final String NAME = "romano";
+    /**
+     * How much of the range of R and of X a fit's observations must span for the model to count
+     * as calibrated: Romano's test vector spans all of it (Eqs. 12–13); the agents' injector reads
+     * only random reads (R = X = 100 %), so a model fitted to its runs has never tested a term in
+     * R or X.
+     */
+    public static final double CALIBRATION_SPREAD = 0.5;
 
     private final FactorialTermSelection selection;
     private final double confidence;
     private List<RomanoTerm> terms;
     private LeastSquaresFit fit;
+    private boolean calibrated;
 
     public RomanoModel() {
         this(FactorialTermSelection.romanoDefault(), 0.95);
@@ -70,6 +78,8 @@ public final class RomanoModel implements DatastoreModel {
         LeastSquaresFit candidate = LeastSquaresFit.of(DesignMatrix.of(observations, chosen), DesignMatrix.latencies(observations), false);
         terms = List.copyOf(chosen);
         fit = candidate;
+        calibrated = spread(observations, Workload::readFraction) >= CALIBRATION_SPREAD
+                && spread(observations, Workload::randomFraction) >= CALIBRATION_SPREAD;
         Map<String, Double> parameters = new LinkedHashMap<>();
         double[] beta = fit.coefficients();
         for (int i = 0; i < terms.size(); i++) {
@@ -123,6 +133,26 @@ public final class RomanoModel implements DatastoreModel {
     @Override
     public boolean isFitted() {
         return fit != null;
+    }
+
+    /**
+     * True when the fit's observations spanned R and X as Romano's calibration does (at least
+     * {@link #CALIBRATION_SPREAD} of each range), not only the injector's random reads: only then
+     * are the model's R and X terms measured rather than absent.
+     */
+    public boolean isCalibrated() {
+        return fit != null && calibrated;
+    }
+
+    private static double spread(List<Observation> observations, java.util.function.ToDoubleFunction<Workload> f) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (Observation o : observations) {
+            double v = f.applyAsDouble(o.workload());
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+        }
+        return hi - lo;
     }
 
     public List<RomanoTerm> terms() {

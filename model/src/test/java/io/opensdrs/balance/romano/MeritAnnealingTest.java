@@ -137,4 +137,20 @@ class MeritAnnealingTest {
                 DatastoreState.of("lq", 100, 0, io.opensdrs.model.pesto.LqSlopeModel.of(1, 1), null));
         assertThat(StrategyRegistry.defaultName(mixed)).isEqualTo("pesto");
     }
+
+    /** Romano models fitted to the injector's random reads alone (no R or X measured) do not make a cluster Romano's. */
+    @Test
+    void romanoModelsFittedToRandomReadsAloneDefaultToPesto() {
+        java.util.List<io.opensdrs.model.Observation> reads = new java.util.ArrayList<>();
+        for (double z : new double[] {4, 256}) {
+            for (int o = 2; o <= 32; o *= 2) {
+                io.opensdrs.model.Workload w = new io.opensdrs.model.Workload(o, z, 1, 1);
+                reads.add(new io.opensdrs.model.Observation(w, 0.5 * o * (1 + z / 64)));
+            }
+        }
+        RomanoModel uncalibrated = new RomanoModel();
+        uncalibrated.fit(reads);
+        ClusterState state = world(3).build().withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
+        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("pesto");
+    }
 }

@@ -163,4 +163,23 @@ class RomanoModelTest {
                 .latencyMs();
         assertThat(moved).isCloseTo(expected, within(1e-6 * Math.abs(expected)));
     }
+
+    /** Calibrated means R and X were measured over at least half their range: the test vector is, the injector's reads are not. */
+    @Test
+    void aModelIsCalibratedOnlyWhenItsObservationsSpanReadsAndRandomness() {
+        RomanoModel vector = new RomanoModel();
+        vector.fit(measure(testVector(), new Random(8)));
+        assertThat(vector.isCalibrated()).isTrue();
+        List<Workload> injector = new ArrayList<>();
+        for (double z : new double[] {4, 256}) {
+            for (int o = 2; o <= 32; o *= 2) {
+                injector.add(new Workload(o, z, 1, 1));
+            }
+        }
+        RomanoModel reads = new RomanoModel();
+        reads.fit(measure(injector, new Random(9)));
+        assertThat(reads.isFitted()).isTrue();
+        assertThat(reads.isCalibrated()).isFalse();
+        assertThat(new RomanoModel().isCalibrated()).isFalse();
+    }
 }

@@ -85,8 +85,9 @@ class DatastoreAddedIT {
         });
 
         // The cluster runs Pesto (models and strategy) as an administrator may set it: with "auto" the
-        // server picks Romano whenever every model of the cluster is Romano's, and Romano's 95 % bounds
-        // block most moves (issue 8, src-test/README) — a CI run got 0 recommendations that way. This
+        // server once picked Romano whenever every model of the cluster was Romano's, and Romano's 95 %
+        // bounds block most moves (issue 8, src-test/README) — a CI run got 0 recommendations that way
+        // (auto now needs calibrated Romano models, which the injector's reads alone do not give). This
         // test is about the datastore-add workflow, not about which strategy moves.
         String goldId = SystemLoops.clusterId(loop, event.cluster());
         com.fasterxml.jackson.databind.node.ObjectNode settings = (com.fasterxml.jackson.databind.node.ObjectNode)
