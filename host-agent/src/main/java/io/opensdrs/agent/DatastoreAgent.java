@@ -10,6 +10,7 @@ import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.InvalidReason;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -157,15 +158,28 @@ public final class DatastoreAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the loops and releases this host's block. The heartbeat thread is stopped without an
+     * interrupt: an interrupt during a read closes the heartbeat file's channel (a FileChannel is an
+     * InterruptibleChannel), and the release below could not be written. The injector is
+     * interrupted; if that closed the channel, the block is reclaimed after two silent periods, as a
+     * crashed host's is.
+     */
     @Override
     public void close() throws IOException {
-        heartbeatThread.shutdownNow();
+        heartbeatThread.shutdown();
         injectorThread.shutdownNow();
         try {
             heartbeatThread.awaitTermination(2, TimeUnit.SECONDS);
+            injectorThread.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        election.close();
+        heartbeatThread.shutdownNow();
+        try {
+            election.close();
+        } catch (ClosedChannelException e) {
+            events.emit(election.datastore(), "release-skipped", "reason=\"heartbeat file closed by an interrupt\"");
+        }
     }
 }
