@@ -395,12 +395,12 @@ public abstract class DatastoreLoad {
 
         private static double[] fold(double[] s, Workload w, double ti) {
             s[4] = Double.isNaN(s[4]) ? w.randomFraction() : RomanoAggregation.randomness(s[4], w.randomFraction(), s[1], ti);
-            double m = RomanoAggregation.mixWeight(w);
+            double weight = RomanoAggregation.mixWeight(w);
             s[0] += w.outstandingIos();
             s[1] += ti;
-            s[2] += m * w.ioSizeKb();
-            s[3] += m * w.readFraction();
-            s[5] += m;
+            s[2] += weight * w.ioSizeKb();
+            s[3] += weight * w.readFraction();
+            s[5] += weight;
             return s;
         }
 

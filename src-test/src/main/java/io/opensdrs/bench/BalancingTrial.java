@@ -283,9 +283,9 @@ public final class BalancingTrial {
     /**
      * The model a real server would hold for this datastore under this strategy: Romano's
      * from its calibration design for {@code romano}; otherwise the LQ model from the host
-     * agent's injector runs, 4 and 256 KiB random reads (BASIL's P_j = 1/slope reads the same line). A model the
-     * data cannot support (Pesto's R² &lt; 0.93 gate) is left out: the engine then gives the
-     * datastore Pesto's default model (§5.1.3).
+     * agent's injector runs, 4 and 256 KiB random reads (BASIL's P_j = 1/slope reads the same
+     * line). A model the data cannot support (Pesto's R² &lt; 0.93 gate) is left out: the engine
+     * then gives the datastore Pesto's default model (§5.1.3).
      */
     DatastoreModel model(DeviceUnderTest device, String strategy) {
         DatastoreModel model;

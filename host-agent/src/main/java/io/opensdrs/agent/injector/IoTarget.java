@@ -56,18 +56,18 @@ public interface IoTarget extends Closeable {
      * {@code continueUntilNanos} (the injector's closed loop); an emulated target uses the
      * promise to keep the device's queue exactly as deep as the caller's threads.
      */
-    /**
-     * Withdraws the promise of one completed {@link #timedRead}: its caller ended its closed loop
-     * without the next IO (an emulated target would otherwise hold its clock for that IO).
-     */
-    default void withdrawPromise() throws IOException {
-    }
-
     default Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
         long t0 = System.nanoTime();
         read(buffer, offset);
         long t1 = System.nanoTime();
         return new Timing(t1 - t0, t1);
+    }
+
+    /**
+     * Withdraws the promise of one completed {@link #timedRead}: its caller ended its closed loop
+     * without the next IO (an emulated target would otherwise hold its clock for that IO).
+     */
+    default void withdrawPromise() throws IOException {
     }
 
     /**

@@ -8,6 +8,7 @@ import io.opensdrs.model.OioWeightedAggregation;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.stats.LineFit;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,22 +27,22 @@ import java.util.Map;
  * effective OIO is linear in Z, so the OIO-weighted mean size of a mix gives the mix's exact
  * effective OIO. K is chosen by least squares over a log grid (0.25 KiB to 64 MiB); a single IO
  * size, or sizes that do not explain latency better, leave K = ∞: Pesto's size-blind line.
- * Why: on an SSD a 1 MiB stream holds the link ~250 times longer than a 4 KiB read, on one
- * spindle ~1.5 times, and the 4-KiB line gave them the same weight (B2: destinations predicted
- * to rise 12 times less than measured).
+ * Why: fitted on the testbed's calibrated profiles a 1 MiB read weighs 107 reads of 4 KiB on the
+ * SATA SSD and 3.8 on one spindle, and the 4-KiB line gave them the same weight (B2: destinations
+ * predicted to rise 12 times less than measured).
  */
 public final class LqSlopeModel implements DatastoreModel {
 
     public static final String NAME = "pesto";
-
-    private final LqEstimator estimator;
-    private final LinearityGate gate;
     /** Reference IO size of m and C: Pesto's injector reads (§5.1). */
     public static final double BASE_SIZE_KB = 4;
     /** The IO sizes (KiB) of the host agent's injector runs by default: Pesto's 4 KiB, then 256 KiB for the size factor. */
     public static final String INJECTOR_IO_SIZES_KB = "4,256";
     /** A finite K must lower the squared error by this share, else the size-blind line stays. */
     static final double SIZE_TERM_MIN_GAIN = 0.05;
+
+    private final LqEstimator estimator;
+    private final LinearityGate gate;
     private LineFit line;
     private double sizeScaleKb = Double.POSITIVE_INFINITY;
 
@@ -124,7 +125,7 @@ public final class LqSlopeModel implements DatastoreModel {
 
     /** {@link #INJECTOR_IO_SIZES_KB} as numbers. */
     public static double[] injectorIoSizesKb() {
-        return java.util.Arrays.stream(INJECTOR_IO_SIZES_KB.split(",")).mapToDouble(Double::parseDouble).toArray();
+        return Arrays.stream(INJECTOR_IO_SIZES_KB.split(",")).mapToDouble(Double::parseDouble).toArray();
     }
 
     /** K of the size factor (K + Z)/(K + 4 KiB), in KiB; ∞ when the model is size-blind. */
