@@ -48,6 +48,8 @@ public final class BalancingTrial {
     static final int MEASURED_WINDOWS = 3;
     /** Virtual-time budget for the copies; a trial that has not settled by then is reported as such. */
     static final double MAX_HOURS = 12;
+    /** One outstanding 4 KiB random read. */
+    private static final Workload IDLE_PROBE = new Workload(1, 4, 1, 1);
 
     /** What one trial found. {@code settled} is false when the copies did not finish in {@link #MAX_HOURS}. */
     public record Outcome(String world, String group, String strategy, DatastoreLatencies before,
@@ -78,8 +80,9 @@ public final class BalancingTrial {
         } catch (Finished done) {
             // the trial measured what it needed
         }
-        DatastoreLatencies after = p.after.size() == MEASURED_WINDOWS ? latencies(p.after) : latencies(p.lastWindows());
-        return new Outcome(scenario.name(), group, strategy, latencies(p.before), after, p.moves,
+        Map<String, Double> idle = idleLatencies(world);
+        DatastoreLatencies after = latencies(p.after.size() == MEASURED_WINDOWS ? p.after : p.lastWindows(), idle);
+        return new Outcome(scenario.name(), group, strategy, latencies(p.before, idle), after, p.moves,
                 p.after.size() == MEASURED_WINDOWS, p.copyMs / 3_600_000, p.notes);
     }
 
@@ -185,8 +188,15 @@ public final class BalancingTrial {
         return w.disk().startsWith("copy-");
     }
 
-    /** Steady-state latency per datastore (IO-weighted over its disks, copies excluded) and per IO overall. */
-    static DatastoreLatencies latencies(List<List<DiskWindow>> windows) {
+    /**
+     * Steady-state latency per datastore (IO-weighted over its disks, copies excluded) and per IO
+     * overall. Every datastore of the world counts: one that carries no IO counts at its idle
+     * latency, {@code idleMs}. Leaving it out instead judged a world worse when a balancer emptied
+     * a datastore whose latency was below the mean (romano moved all of pesto-like-10030's ds03,
+     * 13.2 ms, to ds04, 6.2 → 6.5 ms; every IO got faster, and the mean over the datastores left
+     * rose from 15.4 to 16.2 ms).
+     */
+    static DatastoreLatencies latencies(List<List<DiskWindow>> windows, Map<String, Double> idleMs) {
         Map<String, double[]> byDs = new LinkedHashMap<>(); // ios, latency × ios
         double ios = 0;
         double weighted = 0;
@@ -203,8 +213,24 @@ public final class BalancingTrial {
             }
         }
         Map<String, Double> out = new LinkedHashMap<>();
-        byDs.forEach((ds, a) -> out.put(ds, a[1] / a[0]));
+        idleMs.forEach((ds, idle) -> {
+            double[] a = byDs.get(ds);
+            out.put(ds, a == null ? idle : a[1] / a[0]);
+        });
         return new DatastoreLatencies(out, ios == 0 ? 0 : weighted / ios);
+    }
+
+    /**
+     * Each datastore's idle latency: what one 4 KiB random read sees on its device alone (the
+     * injector's lowest point, Pesto §5.1) — the latency the next IO placed there would get.
+     */
+    private Map<String, Double> idleLatencies(World world) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Datastore ds : world.datastores()) {
+            DeviceUnderTest device = new DeviceUnderTest(ds.name(), ds.profile(), ds.capacityBytes());
+            out.put(ds.name(), injector.of(device, "idle", List.of(IDLE_PROBE)).get(0).latencyMs());
+        }
+        return out;
     }
 
     /** The cluster as a real server would see it after the "before" windows. */

@@ -3,10 +3,9 @@ package io.opensdrs.bench;
 import java.util.Map;
 
 /**
- * The steady-state mean latency of each datastore that carries IO (ms, IO-weighted over its
- * disks), and the per-IO mean over the whole cluster — what B2 compares before and after.
- * A datastore left without disks has no latency and drops out, as it drops out of Romano
- * Fig. 11's boxplots of datastore latencies.
+ * The steady-state mean latency of each datastore of the world (ms, IO-weighted over its disks;
+ * a datastore without IO at its idle latency), and the per-IO mean over the whole cluster — what
+ * B2 compares before and after.
  */
 public record DatastoreLatencies(Map<String, Double> byDatastore, double perIoMeanMs) {
 
