@@ -79,6 +79,26 @@ class LatencyEqualizationTest {
     }
 
     @Test
+    void skipsAMoveThatRaisesTheDestinationMoreThanItLowersTheSource() {
+        // A (m=1, C=2) carries 10 + 40 OIO → 52 ms; B (m=2, C=1) carries 2 → 5 ms. Moving the
+        // 10-OIO disk: A 52 → 42 ms, B 5 → 25 ms. Eq. 11 pays (the moved disk's own 52 → 25 ms),
+        // but B's disk loses 20 ms while A's remaining one gains 10; moving the 40-OIO one is worse still.
+        Clusters steeper = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, LqSlopeModel.of(2, 1), null)
+                .vm("mover", "A", 10, 10)
+                .vm("stayer", "A", 10, 40)
+                .vm("resident", "B", 10, 2);
+        CostBenefit.Result r = new ClusterStateProbe(steeper.build()).evaluate("mover", "B");
+        assertThat(r.worthwhile()).isTrue();
+        assertThat(LatencyEqualization.raisesPairLatency(r)).isTrue();
+        assertThat(new LatencyEqualization().plan(steeper.build()).moves()).isEmpty();
+        // Between equal devices the pair's latency is unchanged: the move that balances them is made.
+        CostBenefit.Result same = new ClusterStateProbe(twoDatastores(10, null, null).build()).evaluate("mover", "B");
+        assertThat(LatencyEqualization.raisesPairLatency(same)).isFalse();
+    }
+
+    @Test
     void percentileFilterReadsAnyPercentile() {
         assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {8, 14, 30}, new double[] {10, 12, 14})).isTrue();
         assertThat(LatencyEqualization.sourceBetterSomewhere(new double[] {12, 18, 30}, new double[] {5, 8, 10})).isFalse();
