@@ -192,7 +192,9 @@ public final class RomanoModel implements DatastoreModel {
         requireFitted();
         double[] row = DesignMatrix.row(workload, terms);
         double[] pi = fit.predictionInterval(row, confidence);
-        return Prediction.of(workload.outstandingIos(), fit.predict(row), new Interval(pi[0], pi[1], confidence));
+        // A latency is never negative; the regression's normal interval does not know that.
+        double upper = Math.max(pi[1], 0);
+        return Prediction.of(workload.outstandingIos(), fit.predict(row), new Interval(Math.min(Math.max(pi[0], 0), upper), upper, confidence));
     }
 
     private void requireFitted() {
