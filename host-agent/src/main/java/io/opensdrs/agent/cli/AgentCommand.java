@@ -81,6 +81,11 @@ public final class AgentCommand implements Callable<Integer> {
             description = "injector run per OIO level; default ${DEFAULT-VALUE}")
     Duration levelDuration;
 
+    @Option(names = "--level-max-ios", defaultValue = "" + WorkloadInjector.Settings.DEFAULT_MAX_IOS_PER_LEVEL,
+            description = "an injector level also ends after this many IOs (each thread still completes "
+                    + WorkloadInjector.MIN_IOS_PER_THREAD + "); default ${DEFAULT-VALUE}")
+    long levelMaxIos;
+
     @Option(names = "--injector-io-sizes-kb", split = ",", defaultValue = LqSlopeModel.INJECTOR_IO_SIZES_KB,
             description = "IO sizes of the injector's runs, one run each, smallest first: the first is Pesto's line (§5.1),"
                     + " a second teaches the model how much IO size weighs on the device; default ${DEFAULT-VALUE}")
@@ -130,6 +135,10 @@ public final class AgentCommand implements Callable<Integer> {
                 || injectorIoSizesKb.stream().distinct().count() != injectorIoSizesKb.size()) {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--injector-io-sizes-kb must list distinct IO sizes from 1 to 4096 KiB, got " + injectorIoSizesKb);
+        }
+        if (levelMaxIos < WorkloadInjector.MIN_IOS_PER_THREAD) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--level-max-ios must be at least " + WorkloadInjector.MIN_IOS_PER_THREAD + ", got " + levelMaxIos);
         }
         AgentEvents events = AgentEvents.stdout(host);
         AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events);
@@ -278,7 +287,8 @@ public final class AgentCommand implements Callable<Integer> {
         if (injectorKind != InjectorKind.none) {
             for (int kb : injectorIoSizesKb.stream().sorted().toList()) {
                 injectors.add(new WorkloadInjector(
-                        new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, kb * 1024)));
+                        new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, kb * 1024,
+                                levelMaxIos)));
             }
         }
         Path injectorFile = dir.resolve(".sdrs-injector");

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
@@ -48,8 +49,27 @@ public final class WorkloadInjector {
         LeaderGate ALWAYS = action -> true;
     }
 
-    public record Settings(int[] oioLevels, Duration perLevel, int ioSizeBytes) {
+    /**
+     * @param perLevel     how long each OIO level runs (on the target's clock)
+     * @param maxIosPerLevel a level also ends once its threads have completed this many IOs (each
+     *                     thread still completes {@link #MIN_IOS_PER_THREAD}): enough for the
+     *                     level's mean latency (10,000 IOs: a standard error near 1 % of the spread),
+     *                     and what bounds the run on a fast device — 2 s at 60,000 IOPS is 120,000
+     *                     IOs, and on the emulated path every IO is a vSCSI round trip
+     */
+    public record Settings(int[] oioLevels, Duration perLevel, int ioSizeBytes, long maxIosPerLevel) {
         public static final int[] DEFAULT_LEVELS = {2, 4, 8, 16, 32};
+        public static final long DEFAULT_MAX_IOS_PER_LEVEL = 10_000;
+
+        public Settings {
+            if (maxIosPerLevel < 1) {
+                throw new IllegalArgumentException("maxIosPerLevel must be >= 1, got " + maxIosPerLevel);
+            }
+        }
+
+        public Settings(int[] oioLevels, Duration perLevel, int ioSizeBytes) {
+            this(oioLevels, perLevel, ioSizeBytes, DEFAULT_MAX_IOS_PER_LEVEL);
+        }
 
         public static Settings defaults() {
             return new Settings(DEFAULT_LEVELS, Duration.ofSeconds(2), 4096);
@@ -187,7 +207,10 @@ public final class WorkloadInjector {
      */
     public static final int MIN_IOS_PER_THREAD = 8;
 
-    /** Keeps {@code oio} reads outstanding for the level's duration, and until each has completed {@link #MIN_IOS_PER_THREAD}. */
+    /**
+     * Keeps {@code oio} reads outstanding for the level's duration or until the level has completed
+     * {@link Settings#maxIosPerLevel()} IOs, and until each thread has completed {@link #MIN_IOS_PER_THREAD}.
+     */
     public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool) throws IOException, InterruptedException {
         int ioSize = Math.max(settings.ioSizeBytes(), target.alignment());
         long slots = (target.sizeBytes() - ioSize) / ioSize;
@@ -198,10 +221,11 @@ public final class WorkloadInjector {
         long deadline = startNanos + settings.perLevel().toNanos();
         double otherBefore = otherRate(target);
         AtomicInteger belowMinimum = new AtomicInteger(oio);
+        AtomicLong levelIos = new AtomicLong();
         List<Future<IoRecorder>> futures = new ArrayList<>();
         for (int t = 0; t < oio; t++) {
             long seed = System.nanoTime() * 31 + t;
-            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline, belowMinimum,
+            futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline, belowMinimum, levelIos,
                     new SplittableRandom(seed))));
         }
         IoRecorder all = new IoRecorder();
@@ -230,25 +254,30 @@ public final class WorkloadInjector {
         return own.isPresent() ? own.getAsDouble() : otherIoPerSecond.getAsDouble();
     }
 
-    /** One thread's reads: until the deadline, and on until every thread of the level has completed its minimum. */
+    /**
+     * One thread's reads: until the deadline or the level's IO cap, and on until every thread of the
+     * level has completed its minimum.
+     */
     private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long startNanos, long deadline,
-                                 AtomicInteger belowMinimum, SplittableRandom random) throws IOException {
+                                 AtomicInteger belowMinimum, AtomicLong levelIos, SplittableRandom random) throws IOException {
         ByteBuffer buf = target.newBuffer(ioSize);
         IoRecorder rec = new IoRecorder();
         rec.lastCompletionNanos = startNanos;
         long now = startNanos;
         long completed = 0;
         boolean promised = false;
-        while (now < deadline || belowMinimum.get() > 0) {
+        long cap = settings.maxIosPerLevel();
+        while ((now < deadline && levelIos.get() < cap) || belowMinimum.get() > 0) {
             long offset = random.nextLong(slots) * ioSize;
             buf.clear().limit(ioSize);
             // The closed-loop promise (IoTarget#timedRead): while a thread of the level is short of its
             // minimum every thread goes on after this IO whenever it completes; else only within the
             // level's time. A promise the loop does not keep is withdrawn below.
-            long continueUntil = belowMinimum.get() > 0 ? Long.MAX_VALUE : deadline;
+            long continueUntil = belowMinimum.get() > 0 ? Long.MAX_VALUE : levelIos.get() < cap ? deadline : Long.MIN_VALUE;
             IoTarget.Timing t = target.timedRead(buf, offset, continueUntil);
             promised = t.completedAtNanos() < continueUntil;
             now = t.completedAtNanos();
+            levelIos.incrementAndGet();
             rec.lastCompletionNanos = Math.max(rec.lastCompletionNanos, now);
             long latency = t.latencyNanos();
             if (++completed == MIN_IOS_PER_THREAD) {

@@ -56,6 +56,23 @@ class WorkloadInjectorTest {
         assertThat(r.getFit().getSlopeMsPerIo()).isBetween(8.0, 12.0);
     }
 
+    /** A 60-s level on this 250-µs device would be over 200,000 IOs; the cap ends each level after 400. */
+    @Test
+    void aLevelEndsAtItsIoCapBeforeItsDuration() {
+        WorkloadInjector.Settings capped = new WorkloadInjector.Settings(new int[] {2, 4, 8}, Duration.ofSeconds(60), 4096, 400);
+        long t0 = System.nanoTime();
+        InjectorResult r = new WorkloadInjector(capped).run(device(), "ds", InjectorMode.EMULATED, 1,
+                WorkloadInjector.LeaderGate.ALWAYS);
+        assertThat(r.getValid()).as(r.toString()).isTrue();
+        assertThat(r.getPointsCount()).isEqualTo(3);
+        for (var p : r.getPointsList()) {
+            // every thread stops at its next completion once the level has 400: at most one IO more each
+            assertThat(p.getIoCount()).isBetween(400L, 400L + p.getTargetOio());
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(60));
+        assertThat(r.getFit().getSlopeMsPerIo()).isBetween(0.2, 0.33);
+    }
+
     @Test
     void otherWorkloadAbortsForInterference() {
         WorkloadInjector injector = new WorkloadInjector(QUICK, new InterferenceCheck(), new ThinProvisioningFilter(),
