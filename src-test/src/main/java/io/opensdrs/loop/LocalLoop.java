@@ -52,8 +52,13 @@ public final class LocalLoop implements AutoCloseable {
     /** What to start and how fast. */
     public record Settings(Path repositoryRoot, Path workDir, double speed, int relocateRateMbps,
                            Duration agentPeriod, Duration levelDuration, Database database) {
+        /**
+         * 30× the wall clock; the agents' heartbeat period 0.25 s (7.5 s simulated, a real host's is
+         * 4 s: with 1-s periods the datastore-add protocol alone spent 2-3 simulated minutes at 40×),
+         * injector levels of 0.3 s.
+         */
         public static Settings defaults(Path repositoryRoot, Path workDir) {
-            return new Settings(repositoryRoot, workDir, 30, 2048, Duration.ofMillis(1000), Duration.ofMillis(300),
+            return new Settings(repositoryRoot, workDir, 30, 2048, Duration.ofMillis(250), Duration.ofMillis(300),
                     Database.H2);
         }
 
@@ -255,10 +260,10 @@ public final class LocalLoop implements AutoCloseable {
                 // simulated minutes while the injectors build the models, and a 1-h window read right after
                 // their IO starts would still be mostly idle windows (median OIO and IOPS 0: nothing to move).
                 // The balancer reads the longest window, whose older pane holds 2-4 min of recent samples.
-                "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT2S",
+                "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT0.5S",
                 "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S",
-                // a datastore new in a cluster is looked for every second (10 s = 400 s simulated at 40x)
-                "--sdrs.balancing.addition-check-interval=PT1S"));
+                // a datastore new in a cluster is looked for every 0.25 s (10 s simulated at 40x)
+                "--sdrs.balancing.addition-check-interval=PT0.25S"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SDRS_ADMIN_PASSWORD", adminPassword);
         if (settings.database().isPostgres()) {

@@ -33,27 +33,22 @@ class DatastoreAddedIT {
     private static final String NEW = "gold-ssd2";
     /**
      * How long the datastore-add workflow may take, from the datastore in vCenter's pod (and
-     * mounted) to its leader starting the injector: the agents' rescan (≤ 1 heartbeat period), the
-     * server's inventory sync (every 2 s in the loop) and addition check (every 1 s), the
-     * InjectorRequest to the agents that registered the datastore, the leader starting the run —
-     * about 3–5 periods. Asserted in periods of wall clock (10), not in simulated time: the agents'
-     * period is 1 s of wall clock whatever the testbed's speed, i.e. 40 simulated seconds at 40×, so
-     * the protocol alone spends 2–3 simulated minutes; the acceptance's "2 minutes" holds for a real
-     * host (4-s periods: 10 periods = 40 s).
+     * mounted) to its leader starting the injector: the agents' rescan (≤ 1 heartbeat period), two
+     * idle periods (Pesto §5.1.1), the server's inventory sync and addition check, the
+     * InjectorRequest to the agents that registered the datastore — 1.9–2.4 periods measured.
      */
     private static final int MAX_PERIODS_TO_INJECTOR_START = 10;
     /**
-     * The whole time to a measured model adds the injector's run. On the emulated device its five
-     * levels are short on the device's own clock, but every injector IO is a vSCSI round trip, and in
-     * this loop one run takes 18–27 s of wall clock on a 2-core machine (every datastore's first run
-     * at start-up, and gold-ssd2's, measured 2026-11-21); meanwhile the paced world falls behind the
-     * wall clock (6–10× instead of 40×, catching up after the run), so the model arrived 2.5–3.1
-     * simulated minutes after the datastore was added in the second session's runs, and 0.1 and
-     * 1.5 minutes in the third's (27 s of wall clock each; how far simulated time gets depends on
-     * how long the injectors' closed loops hold it) — not reliably within 2. Asserted: 90 s of wall
-     * clock — the workflow's 10 periods plus three such runs, for a loaded machine.
+     * The acceptance (issue 8): a model within 2 minutes of compressed time. The loop compresses its
+     * clocks together: the agents' heartbeat period is 0.25 s of wall clock (10 s simulated at 40×;
+     * a real host's is 4 s), the server's inventory sync 0.5 s and its addition check 0.25 s, and an
+     * injector level stops after 2,048 IOs (each emulated IO is a vSCSI round trip through the
+     * testbed's engine thread). Measured 2026-11-21: 43, 50 and 52 s simulated, 3.9–4.1 s of wall clock.
+     * Before, with 1-s agent periods and uncapped levels, it was 0.1–2.8 min (27 s of wall clock).
      */
-    private static final Duration MAX_TO_MODEL = Duration.ofSeconds(90);
+    private static final Duration MAX_SIMULATED_TO_MODEL = Duration.ofMinutes(2);
+    /** A loose wall-clock bound besides, for a machine so loaded that the testbed falls far behind. */
+    private static final Duration MAX_WALL_TO_MODEL = Duration.ofSeconds(90);
     private static LocalLoop loop;
 
     @BeforeAll
@@ -155,8 +150,10 @@ class DatastoreAddedIT {
         describeWorkflow(clusterId);
         assertThat(toInjectS * 1000 / periodMs).as("agent periods from the datastore added to its injector run (see MAX_PERIODS_TO_INJECTOR_START)")
                 .isLessThanOrEqualTo(MAX_PERIODS_TO_INJECTOR_START);
-        assertThat(wallS).as("seconds of wall clock from the datastore added to its measured model (see MAX_TO_MODEL)")
-                .isLessThanOrEqualTo(MAX_TO_MODEL.toSeconds());
+        assertThat(simS).as("simulated seconds from the datastore added to its measured model (see MAX_SIMULATED_TO_MODEL)")
+                .isLessThanOrEqualTo(MAX_SIMULATED_TO_MODEL.toSeconds());
+        assertThat(wallS).as("seconds of wall clock from the datastore added to its measured model (see MAX_WALL_TO_MODEL)")
+                .isLessThanOrEqualTo(MAX_WALL_TO_MODEL.toSeconds());
 
         // (c) Storage DRS moves a disk onto it, once the server's statistics hold only the VMs' IO
         int missing;
