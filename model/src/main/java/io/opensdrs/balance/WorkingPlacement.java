@@ -39,6 +39,8 @@ public final class WorkingPlacement {
     final String[] diskIds;
     final double[] diskSizeGb;
     final Workload[] diskWorkload;
+    /** Each disk's observed IOPS; 0 where none was observed. */
+    final double[] diskIops;
     final int[] diskVm;
     final String[] ruleNames;
     /** Per VMDK anti-affinity rule: its disks. */
@@ -54,6 +56,9 @@ public final class WorkingPlacement {
     final int[] diskDatastore;
     final double[] usedGb;
     final DatastoreLoad[] loads;
+    /** Per datastore, over its disks seen doing IO: Σ O and Σ observed IOPS (Little's law, {@link #ioWeightedLatency}). */
+    final double[] ioOio;
+    final double[] ioIops;
 
     public WorkingPlacement(ClusterState state) {
         this.state = state;
@@ -115,6 +120,7 @@ public final class WorkingPlacement {
         diskIds = new String[diskCount];
         diskSizeGb = new double[diskCount];
         diskWorkload = new Workload[diskCount];
+        diskIops = new double[diskCount];
         diskVm = new int[diskCount];
         diskDatastore = new int[diskCount];
         Map<String, Integer> vmIndex = new HashMap<>();
@@ -144,6 +150,7 @@ public final class WorkingPlacement {
                 diskIndex.put(d.id(), k);
                 diskSizeGb[k] = d.sizeGb();
                 diskWorkload[k] = d.workload();
+                diskIops[k] = d.observedIops() > 0 && Double.isFinite(d.observedIops()) ? d.observedIops() : 0;
                 diskVm[k] = v;
                 diskDatastore[k] = datastoreIndex.get(d.datastoreId());
                 vmDisks[v][i] = k;
@@ -180,6 +187,18 @@ public final class WorkingPlacement {
             loads[j] = DatastoreLoad.of(models[j], diskWorkload, members[j]);
             initialLatency[j] = loads[j].current().latencyMs();
         }
+        ioOio = new double[datastoreCount];
+        ioIops = new double[datastoreCount];
+        for (int i = 0; i < diskCount; i++) {
+            if (seenDoingIo(i)) {
+                ioOio[diskDatastore[i]] += diskWorkload[i].outstandingIos();
+                ioIops[diskDatastore[i]] += diskIops[i];
+            }
+        }
+    }
+
+    private boolean seenDoingIo(int disk) {
+        return diskIops[disk] > 0 && diskWorkload[disk].outstandingIos() > 0;
     }
 
     private int[][] invert(int vmCount, int[][] rules, boolean byDisk) {
@@ -223,6 +242,7 @@ public final class WorkingPlacement {
         diskIds = o.diskIds;
         diskSizeGb = o.diskSizeGb;
         diskWorkload = o.diskWorkload;
+        diskIops = o.diskIops;
         diskVm = o.diskVm;
         ruleNames = o.ruleNames;
         vmdkAntiAffinity = o.vmdkAntiAffinity;
@@ -231,6 +251,8 @@ public final class WorkingPlacement {
         vmRulesOfVm = o.vmRulesOfVm;
         diskDatastore = o.diskDatastore.clone();
         usedGb = o.usedGb.clone();
+        ioOio = o.ioOio.clone();
+        ioIops = o.ioIops.clone();
         loads = new DatastoreLoad[o.loads.length];
         for (int j = 0; j < loads.length; j++) {
             loads[j] = o.loads[j].copy();
@@ -397,6 +419,50 @@ public final class WorkingPlacement {
         return new double[] {Math.max(0, obs[0] + shift), Math.max(0, obs[1] + shift), Math.max(0, obs[2] + shift)};
     }
 
+    /**
+     * Datastore j's latency as its IOs see it — what a datastore's latency statistics, and
+     * SDRS's p90, are made of: the mean over its disks weighted by their IOs, which by Little's
+     * law is Σ O / Σ IOPS of their observed statistics (in ms). NaN when none of its disks was seen
+     * doing IO. It moves with the disks as the run moves them; the IOPS are the observed ones.
+     */
+    public double ioWeightedLatency(int j) {
+        return ioIops[j] > 0 ? 1000 * ioOio[j] / ioIops[j] : Double.NaN;
+    }
+
+    /**
+     * Datastore j's IO-weighted latency after {@code leaving} leave it and {@code arriving}
+     * come, when its model predicts that its latency scales by {@code modelRatio}. Every disk's
+     * latency scales with the datastore's (Pesto §5.4.1 projects from the current latency and
+     * the change the model predicts); an arriving disk keeps its latency relative to the
+     * datastore it comes from, whose IO-weighted latency is {@code arrivingFromMs} — its IO size
+     * and pattern made it faster or slower than its neighbours there and will here. Which disks
+     * remain changes the mix: moving a busy 64 KiB sequential reader off a datastore leaves a
+     * slow write log whose few IOs are then all its IOs. NaN when no disk seen doing IO would
+     * remain, or when disks arrive on a datastore (or from one) without observed IO.
+     */
+    public double ioWeightedLatencyAfter(int j, int[] leaving, int[] arriving, double arrivingFromMs, double modelRatio) {
+        double oio = ioOio[j];
+        double iops = ioIops[j];
+        double before = ioWeightedLatency(j);
+        for (int i : leaving == null ? new int[0] : leaving) {
+            if (seenDoingIo(i) && diskDatastore[i] == j) {
+                oio -= diskWorkload[i].outstandingIos();
+                iops -= diskIops[i];
+            }
+        }
+        for (int i : arriving == null ? new int[0] : arriving) {
+            if (seenDoingIo(i) && diskDatastore[i] != j) {
+                if (!(before > 0) || !(arrivingFromMs > 0)) {
+                    return Double.NaN;
+                }
+                oio += diskWorkload[i].outstandingIos();
+                // Its latency O/T becomes (O/T)·(before/from): its throughput scales by from/before.
+                iops += diskIops[i] * arrivingFromMs / before;
+            }
+        }
+        return iops > 1e-12 && oio > 0 ? modelRatio * 1000 * oio / iops : Double.NaN;
+    }
+
     public boolean hasObservedPercentiles(int j) {
         return observedPercentiles[j] != null;
     }
@@ -488,6 +554,12 @@ public final class WorkingPlacement {
             for (int i : leaving) {
                 usedGb[e.getKey()] -= diskSizeGb[i];
                 usedGb[destination] += diskSizeGb[i];
+                if (seenDoingIo(i)) {
+                    ioOio[e.getKey()] -= diskWorkload[i].outstandingIos();
+                    ioIops[e.getKey()] -= diskIops[i];
+                    ioOio[destination] += diskWorkload[i].outstandingIos();
+                    ioIops[destination] += diskIops[i];
+                }
                 diskDatastore[i] = destination;
                 arriving.add(i);
             }

@@ -25,13 +25,8 @@ import java.util.Locale;
  *       than the destination's — read as "lower at any of p50, p70, p90", so that a move
  *       must not make any percentile of the pair worse by design.</li>
  *   <li>{@link CostBenefit} (Eqs. 10–11, on interval bounds): the move must pay.</li>
- *   <li>Beyond the seeds: onto a datastore that carries load, the model must not predict that
- *       the destination's latency rises more than the source's falls — the disks already there
- *       must not lose more than the source's remaining disks gain. Eq. 11 counts the moved
- *       disk's own gain, so it pays for a move that speeds up that one disk and slows down the
- *       datastores' mean; in B2 such moves made 4 of 67 Pesto-like worlds worse on mean datastore
- *       latency (2 with the rule; the 2 left are moves between equal devices, which the LQ model
- *       sees as neutral). An empty destination has no disks to lose; there Eq. 11 alone decides.</li>
+ *   <li>Beyond the seeds: onto a datastore that carries load, the destination's latency must
+ *       not be predicted to rise more than the source's falls ({@link CostBenefit#raisesPairLatency}).</li>
  *   <li>Among worthwhile moves, the one with the largest margin (benefit's lower bound minus
  *       cost's upper bound); repeat until no move pays or the move cap is reached.</li>
  * </ol>
@@ -123,19 +118,13 @@ public final class LatencyEqualization implements BalancingStrategy {
                     srcAfter = p.load(src).predictWith(null, u.disks(), null);
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
-                if (r.worthwhile() && !(p.load(dst).outstandingIos() > 0 && raisesPairLatency(r)) && (best == null || r.margin() > best.result.margin())) {
+                if (r.worthwhile() && !costBenefit.raisesPairLatency(u, src, dst, r)
+                        && (best == null || r.margin() > best.result.margin())) {
                     best = new Candidate(u, dst, r);
                 }
             }
         }
         return best;
-    }
-
-    /** Predicted: the destination's mean latency rises by more than the source's falls (1 µs tolerance). */
-    static boolean raisesPairLatency(CostBenefit.Result r) {
-        double net = r.source().latencyAfterMs().value() - r.source().latencyBeforeMs().value()
-                + r.destination().latencyAfterMs().value() - r.destination().latencyBeforeMs().value();
-        return net > 1e-3;
     }
 
     /** Pesto §5.4's filter: true when the source's latency is lower than the destination's at any of p50, p70, p90. */

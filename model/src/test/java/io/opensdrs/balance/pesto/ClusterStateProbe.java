@@ -14,9 +14,25 @@ final class ClusterStateProbe {
     }
 
     CostBenefit.Result evaluate(String vmId, String destination) {
+        MovableUnit u = unit(vmId);
+        return new CostBenefit(placement).evaluate(u, placement.datastoreOf(u), placement.datastoreIndex(destination));
+    }
+
+    /** The pair-latency guard for moving {@code vmId} to {@code destination}. */
+    boolean raisesPairLatency(String vmId, String destination) {
+        MovableUnit u = unit(vmId);
+        return new CostBenefit(placement).raisesPairLatency(u, placement.datastoreOf(u),
+                placement.datastoreIndex(destination), evaluate(vmId, destination));
+    }
+
+    WorkingPlacement placement() {
+        return placement;
+    }
+
+    private MovableUnit unit(String vmId) {
         for (MovableUnit u : placement.units()) {
             if (placement.vmId(u.vm()).equals(vmId)) {
-                return new CostBenefit(placement).evaluate(u, placement.datastoreOf(u), placement.datastoreIndex(destination));
+                return u;
             }
         }
         throw new IllegalArgumentException(vmId);

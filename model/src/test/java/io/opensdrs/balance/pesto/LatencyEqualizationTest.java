@@ -2,11 +2,17 @@ package io.opensdrs.balance.pesto;
 
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.Clusters;
+import io.opensdrs.balance.DiskState;
 import io.opensdrs.balance.LatencyPercentiles;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.VmOverride;
+import io.opensdrs.balance.VmState;
+import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -89,13 +95,50 @@ class LatencyEqualizationTest {
                 .vm("mover", "A", 10, 10)
                 .vm("stayer", "A", 10, 40)
                 .vm("resident", "B", 10, 2);
-        CostBenefit.Result r = new ClusterStateProbe(steeper.build()).evaluate("mover", "B");
-        assertThat(r.worthwhile()).isTrue();
-        assertThat(LatencyEqualization.raisesPairLatency(r)).isTrue();
+        ClusterStateProbe probe = new ClusterStateProbe(steeper.build());
+        assertThat(probe.evaluate("mover", "B").worthwhile()).isTrue();
+        assertThat(probe.raisesPairLatency("mover", "B")).isTrue();
         assertThat(new LatencyEqualization().plan(steeper.build()).moves()).isEmpty();
         // Between equal devices the pair's latency is unchanged: the move that balances them is made.
-        CostBenefit.Result same = new ClusterStateProbe(twoDatastores(10, null, null).build()).evaluate("mover", "B");
-        assertThat(LatencyEqualization.raisesPairLatency(same)).isFalse();
+        assertThat(new ClusterStateProbe(twoDatastores(10, null, null).build()).raisesPairLatency("mover", "B")).isFalse();
+    }
+
+    /**
+     * The LQ line sees outstanding IOs, not what kind they are. A (m=1, C=2) holds a busy
+     * sequential reader (8 OIO at 800 IOPS: 10 ms) and a write log (8 OIO at 40 IOPS: 200 ms),
+     * so its IOs see 16/840 s = 19 ms; B (m=1, C=2) holds a 2-OIO disk at 100 IOPS (20 ms). The
+     * line says moving the reader takes A from 18 to 10 ms and B from 4 to 12 ms, a wash that
+     * Eq. 11 pays for. Measured the way a datastore's statistics are, A would be left with the
+     * log's IOs alone, 0.56 × 200 = 111 ms. With the disks' IO observed the move is refused;
+     * without (a datastore whose disks report no IOPS) the line decides as before.
+     */
+    @Test
+    void judgesThePairByTheMixOfIosThatRemains() {
+        Clusters observed = mixedCluster(800, 40, 100);
+        ClusterStateProbe probe = new ClusterStateProbe(observed.build());
+        assertThat(probe.placement().ioWeightedLatency(0)).isCloseTo(16 / 840.0 * 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(probe.placement().ioWeightedLatencyAfter(0, new int[] {0}, null, Double.NaN, 10 / 18.0))
+                .isCloseTo(10 / 18.0 * 200, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(probe.evaluate("reader", "B").worthwhile()).isTrue();
+        assertThat(probe.raisesPairLatency("reader", "B")).isTrue();
+        assertThat(probe.raisesPairLatency("log", "B")).isTrue();
+        assertThat(new LatencyEqualization().plan(observed.build()).moves()).isEmpty();
+
+        Clusters unobserved = mixedCluster(0, 0, 0);
+        assertThat(new ClusterStateProbe(unobserved.build()).raisesPairLatency("reader", "B")).isFalse();
+        assertThat(new LatencyEqualization().plan(unobserved.build()).moves()).hasSize(1);
+    }
+
+    private static Clusters mixedCluster(double readerIops, double logIops, double residentIops) {
+        return Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, LqSlopeModel.of(1, 2), null)
+                .vm(new VmState("reader", "h0", VmOverride.DEFAULT, null,
+                        List.of(new DiskState("reader-d0", 10, "A", new Workload(8, 64, 1, 0), readerIops))))
+                .vm(new VmState("log", "h0", VmOverride.DEFAULT, null,
+                        List.of(new DiskState("log-d0", 10, "A", new Workload(8, 64, 0, 0), logIops))))
+                .vm(new VmState("resident", "h0", VmOverride.DEFAULT, null,
+                        List.of(new DiskState("resident-d0", 10, "B", new Workload(2, 4, 1, 1), residentIops))));
     }
 
     @Test

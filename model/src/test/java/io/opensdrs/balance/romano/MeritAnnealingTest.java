@@ -153,4 +153,33 @@ class MeritAnnealingTest {
         ClusterState state = world(3).build().withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
         assertThat(StrategyRegistry.defaultName(state)).isEqualTo("pesto");
     }
+
+    /**
+     * The merit (a soft maximum, Eq. 25) rewards lowering the worst datastore even where the
+     * pair's mean rises: A (m=1, C=2) at 52 ms with a 10- and a 40-OIO disk, B (m=2, C=1) at
+     * 5 ms with a 2-OIO one; moving the 10-OIO disk gives 42 and 25 ms — the merit falls from
+     * 52 to 43 and Eq. 11 pays, but B's disk loses 20 ms where A's gains 10. The move is not made.
+     */
+    @Test
+    void doesNotMakeAMoveThatSlowsTheDestinationMoreThanItSpeedsUpTheSource() {
+        Clusters c = Clusters.cluster()
+                .datastore("A", 10_000, io.opensdrs.model.pesto.LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, io.opensdrs.model.pesto.LqSlopeModel.of(2, 1), null)
+                .vm("mover", "A", 10, 10)
+                .vm("stayer", "A", 10, 40)
+                .vm("resident", "B", 10, 2);
+        ClusterState state = c.build();
+        WorkingPlacement p = new WorkingPlacement(state);
+        double before = MeritMetric.romano().of(p.latencies());
+        for (MovableUnit u : p.units()) {
+            if (p.vmId(u.vm()).equals("mover")) {
+                CostBenefit.Result r = new CostBenefit(p).evaluate(u, 0, 1);
+                assertThat(r.worthwhile()).isTrue();
+                assertThat(new CostBenefit(p).raisesPairLatency(u, 0, 1, r)).isTrue();
+                p.move(u.disks(), 1);
+            }
+        }
+        assertThat(MeritMetric.romano().of(p.latencies())).isLessThan(before);
+        assertThat(new MeritAnnealing(7).plan(state).moves()).isEmpty();
+    }
 }
