@@ -59,6 +59,8 @@ public final class WorkingPlacement {
     /** Per datastore, over its disks seen doing IO: Σ O and Σ observed IOPS (Little's law, {@link #ioWeightedLatency}). */
     final double[] ioOio;
     final double[] ioIops;
+    /** Per datastore: no disk has been moved onto it in this run, so its disks' mix is the observed one. */
+    final boolean[] mixObserved;
 
     public WorkingPlacement(ClusterState state) {
         this.state = state;
@@ -189,6 +191,8 @@ public final class WorkingPlacement {
         }
         ioOio = new double[datastoreCount];
         ioIops = new double[datastoreCount];
+        mixObserved = new boolean[datastoreCount];
+        Arrays.fill(mixObserved, true);
         for (int i = 0; i < diskCount; i++) {
             if (seenDoingIo(i)) {
                 ioOio[diskDatastore[i]] += diskWorkload[i].outstandingIos();
@@ -253,6 +257,7 @@ public final class WorkingPlacement {
         usedGb = o.usedGb.clone();
         ioOio = o.ioOio.clone();
         ioIops = o.ioIops.clone();
+        mixObserved = o.mixObserved.clone();
         loads = new DatastoreLoad[o.loads.length];
         for (int j = 0; j < loads.length; j++) {
             loads[j] = o.loads[j].copy();
@@ -422,28 +427,33 @@ public final class WorkingPlacement {
     /**
      * Datastore j's latency as its IOs see it — what a datastore's latency statistics, and
      * SDRS's p90, are made of: the mean over its disks weighted by their IOs, which by Little's
-     * law is Σ O / Σ IOPS of their observed statistics (in ms). NaN when none of its disks was seen
-     * doing IO. It moves with the disks as the run moves them; the IOPS are the observed ones.
+     * law is Σ O / Σ IOPS of their observed statistics (in ms), scaled by the change its model
+     * predicts since the run began (disks the run moved away). NaN when none of its disks was
+     * seen doing IO, or when the run has moved disks onto it (their IOPS were observed elsewhere).
      */
     public double ioWeightedLatency(int j) {
-        return ioIops[j] > 0 ? 1000 * ioOio[j] / ioIops[j] : Double.NaN;
+        double observed = observedMix(j);
+        return observed * sinceRunBegan(j);
     }
 
     /**
-     * Datastore j's IO-weighted latency after {@code leaving} leave it and {@code arriving}
-     * come, when its model predicts that its latency scales by {@code modelRatio}. Every disk's
-     * latency scales with the datastore's (Pesto §5.4.1 projects from the current latency and
-     * the change the model predicts); an arriving disk keeps its latency relative to the
-     * datastore it comes from, whose IO-weighted latency is {@code arrivingFromMs} — its IO size
-     * and pattern made it faster or slower than its neighbours there and will here. Which disks
-     * remain changes the mix: moving a busy 64 KiB sequential reader off a datastore leaves a
-     * slow write log whose few IOs are then all its IOs. NaN when no disk seen doing IO would
-     * remain, or when disks arrive on a datastore (or from one) without observed IO.
+     * Datastore j's IO-weighted latency after {@code leaving} leave it and {@code arriving} come
+     * from datastore {@code from}, when its model predicts that its latency scales by
+     * {@code modelRatio}. Every disk's latency scales with the datastore's (Pesto §5.4.1 projects
+     * from the current latency and the change the model predicts); an arriving disk keeps its
+     * latency relative to the datastore it comes from — its IO size and pattern made it faster or
+     * slower than its neighbours there and will here. Which disks remain changes the mix: moving
+     * a busy 64 KiB sequential reader off a datastore leaves a slow write log whose few IOs are
+     * then all its IOs. NaN when no disk seen doing IO would remain, or when either datastore's
+     * mix is not observed ({@link #ioWeightedLatency}).
      */
-    public double ioWeightedLatencyAfter(int j, int[] leaving, int[] arriving, double arrivingFromMs, double modelRatio) {
+    public double ioWeightedLatencyAfter(int j, int[] leaving, int[] arriving, int from, double modelRatio) {
+        double before = observedMix(j);
+        if (!(before > 0)) {
+            return Double.NaN;
+        }
         double oio = ioOio[j];
         double iops = ioIops[j];
-        double before = ioWeightedLatency(j);
         for (int i : leaving == null ? new int[0] : leaving) {
             if (seenDoingIo(i) && diskDatastore[i] == j) {
                 oio -= diskWorkload[i].outstandingIos();
@@ -452,15 +462,26 @@ public final class WorkingPlacement {
         }
         for (int i : arriving == null ? new int[0] : arriving) {
             if (seenDoingIo(i) && diskDatastore[i] != j) {
-                if (!(before > 0) || !(arrivingFromMs > 0)) {
+                double fromMix = observedMix(from);
+                if (!(fromMix > 0)) {
                     return Double.NaN;
                 }
                 oio += diskWorkload[i].outstandingIos();
                 // Its latency O/T becomes (O/T)·(before/from): its throughput scales by from/before.
-                iops += diskIops[i] * arrivingFromMs / before;
+                iops += diskIops[i] * fromMix / before;
             }
         }
-        return iops > 1e-12 && oio > 0 ? modelRatio * 1000 * oio / iops : Double.NaN;
+        return iops > 1e-12 && oio > 0 ? modelRatio * sinceRunBegan(j) * 1000 * oio / iops : Double.NaN;
+    }
+
+    /** Σ O / Σ IOPS of datastore j's disks as observed (ms); NaN when unknown. */
+    private double observedMix(int j) {
+        return mixObserved[j] && ioIops[j] > 0 && ioOio[j] > 0 ? 1000 * ioOio[j] / ioIops[j] : Double.NaN;
+    }
+
+    /** Datastore j's model latency now over what it was when the run began. */
+    private double sinceRunBegan(int j) {
+        return initialLatency[j] > 0 ? latency(j) / initialLatency[j] : 1;
     }
 
     public boolean hasObservedPercentiles(int j) {
@@ -557,14 +578,16 @@ public final class WorkingPlacement {
                 if (seenDoingIo(i)) {
                     ioOio[e.getKey()] -= diskWorkload[i].outstandingIos();
                     ioIops[e.getKey()] -= diskIops[i];
-                    ioOio[destination] += diskWorkload[i].outstandingIos();
-                    ioIops[destination] += diskIops[i];
                 }
                 diskDatastore[i] = destination;
                 arriving.add(i);
             }
         }
         loads[destination].apply(arriving.stream().mapToInt(Integer::intValue).toArray(), null);
+        // The arriving disks' IOPS were observed elsewhere: the destination's mix is no longer known.
+        if (!arriving.isEmpty()) {
+            mixObserved[destination] = false;
+        }
     }
 
     /** Predicted mean latencies of every datastore now. */

@@ -141,11 +141,11 @@ public final class CostBenefit {
      * sequential reader off a datastore leaves a write log whose few slow IOs are then all of
      * its IOs, which the LQ line, blind to IO pattern, calls an improvement; and a fast disk
      * arriving lowers a datastore's IO-weighted mean without making any IO there faster. With
-     * the mix view, B2's Pesto-like worlds made worse by pesto went 3.0 → 0 % (seed 1), 7.2 →
-     * 5.8 % (2), 14.3 → 7.1 % (3), its Romano-like ones 26.7 → 17.3, 31.1 → 23.0, 38.7 → 28.0 %;
-     * romano's Romano-like ones 2.7 → 0, 1.3 → 1.3, 1.3 → 0 %. Where the disks' IO was not
-     * observed, the models' latencies alone; a source left without IO counts at its model's
-     * latency for what remains.
+     * the mix view, B2's Pesto-like worlds made worse by pesto went 3.0 → 1.5 % (seed 1), 7.2 →
+     * 5.9 % (seed 2), its Romano-like ones 26.7 → 21.3 and 31.1 → 25.7 %; romano's Romano-like
+     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Where the disks' IO was not
+     * observed (or a datastore this run has already moved disks onto), the models' latencies
+     * alone; a source left without IO counts at its model's latency for what remains.
      */
     public boolean raisesPairLatency(MovableUnit unit, int source, int destination, Result r) {
         if (!(p.load(destination).outstandingIos() > 0)) {
@@ -163,8 +163,8 @@ public final class CostBenefit {
         if (!(srcBefore > 0 && dstBefore > 0 && srcModelBefore > 0 && dstModelBefore > 0)) {
             return false;
         }
-        double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, Double.NaN, srcModelAfter / srcModelBefore);
-        double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), srcBefore, dstModelAfter / dstModelBefore);
+        double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, source, srcModelAfter / srcModelBefore);
+        double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), source, dstModelAfter / dstModelBefore);
         return Double.isFinite(dstAfter)
                 && (Double.isFinite(srcAfter) ? srcAfter : srcModelAfter) - srcBefore + dstAfter - dstBefore > 1e-3;
     }

@@ -117,7 +117,7 @@ class LatencyEqualizationTest {
         Clusters observed = mixedCluster(800, 40, 100);
         ClusterStateProbe probe = new ClusterStateProbe(observed.build());
         assertThat(probe.placement().ioWeightedLatency(0)).isCloseTo(16 / 840.0 * 1000, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(probe.placement().ioWeightedLatencyAfter(0, new int[] {0}, null, Double.NaN, 10 / 18.0))
+        assertThat(probe.placement().ioWeightedLatencyAfter(0, new int[] {0}, null, 0, 10 / 18.0))
                 .isCloseTo(10 / 18.0 * 200, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(probe.evaluate("reader", "B").worthwhile()).isTrue();
         assertThat(probe.raisesPairLatency("reader", "B")).isTrue();
@@ -127,6 +127,31 @@ class LatencyEqualizationTest {
         Clusters unobserved = mixedCluster(0, 0, 0);
         assertThat(new ClusterStateProbe(unobserved.build()).raisesPairLatency("reader", "B")).isFalse();
         assertThat(new LatencyEqualization().plan(unobserved.build()).moves()).hasSize(1);
+    }
+
+    /**
+     * A run that moves several disks onto one datastore: the disks moved in this run were
+     * observed on their source, so the destination's mix is unknown from then on and the
+     * models decide; the source's observed mix scales with its model's change. A (m=1, C=2)
+     * holds three 10-OIO disks at 32 ms; B (m=0.05, C=0.5) is empty: two moves onto B.
+     */
+    @Test
+    void aDatastoreThatReceivedDisksInThisRunIsJudgedByItsModel() {
+        Clusters c = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, LqSlopeModel.of(0.05, 0.5), null);
+        for (int i = 1; i <= 3; i++) {
+            c.vm(new VmState("d" + i, "h0", VmOverride.DEFAULT, null,
+                    List.of(new DiskState("d" + i + "-d0", 10, "A", new Workload(10, 8, 0.7, 1), 10 / 0.032))));
+        }
+        ClusterStateProbe probe = new ClusterStateProbe(c.build());
+        var p = probe.placement();
+        assertThat(p.ioWeightedLatency(0)).isCloseTo(32, org.assertj.core.data.Offset.offset(1e-9));
+        p.move(new int[] {0}, 1);
+        assertThat(p.ioWeightedLatency(0)).isCloseTo(32 * 22 / 32.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.ioWeightedLatency(1)).isNaN();
+        MovePlan plan = new LatencyEqualization().plan(c.build());
+        assertThat(plan.moves()).hasSize(2).allMatch(m -> m.destinationDatastoreId().equals("B"));
     }
 
     private static Clusters mixedCluster(double readerIops, double logIops, double residentIops) {
