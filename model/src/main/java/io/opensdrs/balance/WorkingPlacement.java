@@ -460,9 +460,9 @@ public final class WorkingPlacement {
                 iops -= diskIops[i];
             }
         }
+        double fromMix = arriving == null ? Double.NaN : observedMix(from);
         for (int i : arriving == null ? new int[0] : arriving) {
             if (seenDoingIo(i) && diskDatastore[i] != j) {
-                double fromMix = observedMix(from);
                 if (!(fromMix > 0)) {
                     return Double.NaN;
                 }

@@ -143,9 +143,9 @@ public final class CostBenefit {
      * arriving lowers a datastore's IO-weighted mean without making any IO there faster. With
      * the mix view, B2's Pesto-like worlds made worse by pesto went 3.0 → 1.5 % (seed 1), 7.2 →
      * 5.9 % (seed 2), its Romano-like ones 26.7 → 21.3 and 31.1 → 25.7 %; romano's Romano-like
-     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Where the disks' IO was not
-     * observed (or a datastore this run has already moved disks onto), the models' latencies
-     * alone; a source left without IO counts at its model's latency for what remains.
+     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Where the disks'
+     * IO was not observed (or on a datastore this run has already moved disks onto), the models'
+     * latencies alone; a source left without IO counts at its model's latency for what remains.
      */
     public boolean raisesPairLatency(MovableUnit unit, int source, int destination, Result r) {
         if (!(p.load(destination).outstandingIos() > 0)) {
