@@ -135,13 +135,14 @@ public final class B2Command implements Callable<Integer> {
     static void writeCsv(BalancingQualityBenchmark.Result r, Path file) throws java.io.IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
             w.println("group,world,strategy,datastores_before,mean_before_ms,mean_after_ms,max_before_ms,max_after_ms,"
-                    + "var_before,var_after,per_io_before_ms,per_io_after_ms,moves,settled,copy_hours,notes");
+                    + "var_before,var_after,per_io_before_ms,per_io_after_ms,moves,settled,copy_hours,notes,plan");
             for (BalancingTrial.Outcome o : r.outcomes()) {
-                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%b,%.3f,\"%s\"%n", o.group(),
+                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%b,%.3f,\"%s\",\"%s\"%n", o.group(),
                         o.world(), o.strategy(), o.before().byDatastore().size(), o.before().mean(), o.after().mean(),
                         o.before().max(), o.after().max(), o.before().variance(), o.after().variance(),
                         o.before().perIoMeanMs(), o.after().perIoMeanMs(), o.moves(), o.settled(), o.copyHours(),
-                        String.join("; ", o.notes()).replace("\"", "'"));
+                        String.join("; ", o.notes()).replace("\"", "'"),
+                        String.join(" | ", o.plan()).replace("\"", "'"));
             }
         }
     }

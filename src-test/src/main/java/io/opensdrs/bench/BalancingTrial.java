@@ -51,9 +51,13 @@ public final class BalancingTrial {
     /** One outstanding 4 KiB random read. */
     private static final Workload IDLE_PROBE = new Workload(1, 4, 1, 1);
 
-    /** What one trial found. {@code settled} is false when the copies did not finish in {@link #MAX_HOURS}. */
+    /**
+     * What one trial found. {@code settled} is false when the copies did not finish in {@link #MAX_HOURS};
+     * {@code plan} is each move as "VM source→destination: the strategy's explanation", then the plan's notes.
+     */
     public record Outcome(String world, String group, String strategy, DatastoreLatencies before,
-                          DatastoreLatencies after, int moves, boolean settled, double copyHours, List<String> notes) {
+                          DatastoreLatencies after, int moves, boolean settled, double copyHours, List<String> notes,
+                          List<String> plan) {
     }
 
     private static final class Finished extends RuntimeException {
@@ -83,7 +87,7 @@ public final class BalancingTrial {
         Map<String, Double> idle = idleLatencies(world);
         DatastoreLatencies after = latencies(p.after.size() == MEASURED_WINDOWS ? p.after : p.lastWindows(), idle);
         return new Outcome(scenario.name(), group, strategy, latencies(p.before, idle), after, p.moves,
-                p.after.size() == MEASURED_WINDOWS, p.copyMs / 3_600_000, p.notes);
+                p.after.size() == MEASURED_WINDOWS, p.copyMs / 3_600_000, p.notes, p.plan);
     }
 
     /** The trial's state machine, driven by the run's windows. */
@@ -95,6 +99,7 @@ public final class BalancingTrial {
         final List<List<DiskWindow>> after = new ArrayList<>();
         final List<List<DiskWindow>> recent = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
+        final List<String> plan = new ArrayList<>();
         List<List<Move>> waves = List.of();
         int nextWave;
         int moves;
@@ -137,6 +142,11 @@ public final class BalancingTrial {
                 MovePlan plan = StrategyRegistry.withBuiltInStrategies().create(strategy, seed)
                         .plan(clusterState(world, before, strategy));
                 moves = plan.moves().size();
+                for (Move m : plan.moves()) {
+                    this.plan.add(m.vmId() + " " + m.sourceDatastoreId() + "→" + m.destinationDatastoreId() + ": "
+                            + m.explanation().summary());
+                }
+                plan.notes().forEach(n -> this.plan.add("note: " + n));
                 waves = waves(plan.moves());
                 if (moves == 0) {
                     // Nothing moves: the steady state is the one measured (the steady-state run is deterministic).

@@ -55,6 +55,8 @@ class BalancingQualityBenchmarkTest {
             if (o.moves() == 0) {
                 assertEquals(o.before(), o.after(), "no move, same steady state");
             }
+            assertEquals(o.moves(), o.plan().stream().filter(m -> !m.startsWith("note: ")).count(),
+                    "the plan lists each move: " + o.plan());
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         B2Command.print(r, new PrintStream(buf, true, StandardCharsets.UTF_8));
