@@ -3,14 +3,11 @@ package io.opensdrs.balance.pesto;
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.DatastoreForecast;
 import io.opensdrs.balance.Estimate;
-import io.opensdrs.balance.LinearizedLine;
 import io.opensdrs.balance.MovableUnit;
 import io.opensdrs.balance.WorkingPlacement;
 import io.opensdrs.model.Interval;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
-
-import java.util.Arrays;
 
 /**
  * Pesto's cost-benefit analysis of one candidate move (Pesto §5.4.1), evaluated on bounds.
@@ -18,7 +15,14 @@ import java.util.Arrays;
  * <p><b>Cost</b> (Eq. 10) = Q_src·ΔL_src + Q_dst·ΔL_dst, where ΔL is the latency the
  * migration's own outstanding IOs (16 by default; 64 KiB sequential reads at the source,
  * writes at the destination) add, paid for the copy's duration: disk size over the lower of
- * the IOPS still available at source and destination (peak ≈ 1/m, Eq. 4, minus the IOPS in use).
+ * the copy's IOPS at source and destination. Pesto reads those as the peak IOPS (≈ 1/m, Eq. 4)
+ * minus the IOPS in use; on a saturated datastore that is nothing, and the datastore that most
+ * needs relief could never pay for a move (B2's pesto-like-10050: a 7.2k spindle at 399 ms kept
+ * all its disks, each copy estimated at 11–76 h; by Little's law 1.9–13.5 h, and in the testbed
+ * the plan's copies, 100 GB of them off that spindle, finished in 4.6 h). A
+ * storage vMotion is a closed loop of Q_mig IOs that competes with the VMs' IOs rather than
+ * waiting for spare capacity, so by Little's law it gets Q_mig / L IOPS, L the model's latency
+ * with the copy's IOs added — the same prediction whose rise ΔL the cost already charges.
  *
  * <p><b>Benefit</b> (Eq. 11) = Q_src·ΔL_src − Q_dst·ΔL_dst + Q_mig·(L_src^before − L_dst^after),
  * the source's remaining IOs getting faster, the destination's slower, and the moved disk's own
@@ -46,14 +50,10 @@ public final class CostBenefit {
         }
     }
 
-    /** Share of peak IOPS assumed available to a copy even on a saturated datastore, so durations stay finite. */
-    static final double MIN_AVAILABLE_SHARE = 0.05;
-
     private final WorkingPlacement p;
     private final BalancingSettings settings;
     private final Workload copyRead;
     private final Workload copyWrite;
-    private final double[] peakIops;
     private final Prediction[] withCopyRead;
     private final Prediction[] withCopyWrite;
     private final long[] readVersion;
@@ -67,8 +67,6 @@ public final class CostBenefit {
         this.copyRead = new Workload(q, z, 1, 0);
         this.copyWrite = new Workload(q, z, 0, 0);
         int n = placement.datastoreCount();
-        peakIops = new double[n];
-        Arrays.fill(peakIops, Double.NaN);
         withCopyRead = new Prediction[n];
         withCopyWrite = new Prediction[n];
         readVersion = new long[n];
@@ -112,7 +110,7 @@ public final class CostBenefit {
             cPt += qSrcBefore * dls.value() + qDst * dld.value();
             cHi += qSrcBefore * dls.upper() + qDst * dld.upper();
         }
-        double seconds = migrationSeconds(unit.sizeGb(), source, sourceBefore, destination, destinationBefore);
+        double seconds = migrationSeconds(unit.sizeGb(), srcCopy, dstCopy);
         double period = settings.invocationPeriodHours() * 3600;
         Estimate cost = new Estimate(cPt * seconds, Math.min(cLo, cPt) * seconds, Math.max(cHi, cPt) * seconds);
         Estimate benefit = new Estimate(bPt * period, Math.min(bLo, bPt) * period, Math.max(bHi, bPt) * period);
@@ -143,9 +141,10 @@ public final class CostBenefit {
      * arriving lowers a datastore's IO-weighted mean without making any IO there faster. With
      * the mix view, B2's Pesto-like worlds made worse by pesto went 3.0 → 1.5 % (seed 1), 7.2 →
      * 5.9 % (seed 2), its Romano-like ones 26.7 → 21.3 and 31.1 → 25.7 %; romano's Romano-like
-     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Where the disks'
-     * IO was not observed (or on a datastore this run has already moved disks onto), the models'
-     * latencies alone; a source left without IO counts at its model's latency for what remains.
+     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Each side is
+     * judged by what is known of it: by its mix where its disks' IO was observed, else (or on a
+     * datastore this run has already moved disks onto) by its model's change; a source left
+     * without IO counts at its model's latency for what remains.
      */
     public boolean raisesPairLatency(MovableUnit unit, int source, int destination, Result r) {
         if (!(p.load(destination).outstandingIos() > 0)) {
@@ -158,31 +157,38 @@ public final class CostBenefit {
         if (srcModelAfter - srcModelBefore + dstModelAfter - dstModelBefore > 1e-3) {
             return true;
         }
-        double srcBefore = p.ioWeightedLatency(source);
-        double dstBefore = p.ioWeightedLatency(destination);
-        if (!(srcBefore > 0 && dstBefore > 0 && srcModelBefore > 0 && dstModelBefore > 0)) {
+        if (!(srcModelBefore > 0 && dstModelBefore > 0)) {
             return false;
         }
-        double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, source, srcModelAfter / srcModelBefore);
-        double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), source, dstModelAfter / dstModelBefore);
-        return Double.isFinite(dstAfter)
-                && (Double.isFinite(srcAfter) ? srcAfter : srcModelAfter) - srcBefore + dstAfter - dstBefore > 1e-3;
-    }
-
-    /** Copy duration: size over the lower available IOPS of the two datastores, at the copy's IO size. */
-    double migrationSeconds(double sizeGb, int source, Prediction sourceNow, int destination, Prediction destinationNow) {
-        double available = Math.min(available(source, sourceNow), available(destination, destinationNow));
-        return sizeGb * 1024 * 1024 / settings.migrationIoSizeKb() / available;
-    }
-
-    private double available(int j, Prediction now) {
-        double peak = peakIops[j];
-        if (Double.isNaN(peak)) {
-            peak = LinearizedLine.of(p.model(j)).peakIops();
-            peakIops[j] = peak;
+        double srcBefore = p.ioWeightedLatency(source);
+        double dstBefore = p.ioWeightedLatency(destination);
+        double srcChange = srcModelAfter - srcModelBefore;
+        if (srcBefore > 0) {
+            double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, source, srcModelAfter / srcModelBefore);
+            srcChange = (Double.isFinite(srcAfter) ? srcAfter : srcModelAfter) - srcBefore;
         }
-        double used = Double.isFinite(now.iops()) ? now.iops() : 0;
-        return Math.max(peak - used, MIN_AVAILABLE_SHARE * peak);
+        double dstChange = dstModelAfter - dstModelBefore;
+        if (dstBefore > 0) {
+            double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), source, dstModelAfter / dstModelBefore);
+            if (Double.isFinite(dstAfter)) {
+                dstChange = dstAfter - dstBefore;
+            }
+        }
+        return srcChange + dstChange > 1e-3;
+    }
+
+    /**
+     * Copy duration: size over the lower of the copy's IOPS at source and destination, each
+     * Q_mig / L (Little's law) with L the latency predicted there with the copy's IOs added.
+     */
+    double migrationSeconds(double sizeGb, Prediction sourceWithCopy, Prediction destinationWithCopy) {
+        double q = settings.migrationOutstandingIos();
+        double iops = 1000 * Math.min(q / sourceWithCopy.latencyMs(), q / destinationWithCopy.latencyMs());
+        if (!(iops > 0) || Double.isInfinite(iops)) {
+            throw new IllegalStateException("copy IOPS not positive and finite (" + iops + "): model latencies "
+                    + sourceWithCopy.latencyMs() + " / " + destinationWithCopy.latencyMs() + " ms");
+        }
+        return sizeGb * 1024 * 1024 / settings.migrationIoSizeKb() / iops;
     }
 
     private Prediction copyLoad(int j, boolean read) {

@@ -44,7 +44,7 @@ class LatencyEqualizationTest {
 
     @Test
     void skipsAMoveWhoseCostExceedsItsBenefit() {
-        // 2 TB to copy at the ~91 IOPS A has left: days of copying at +16 OIO, for 16 h of benefit.
+        // 2 TB to copy at the copy's 16 / 38 ms ≈ 421 IOPS on A: 21.6 h at +16 OIO, for 16 h of benefit.
         MovePlan plan = new LatencyEqualization().plan(twoDatastores(2000, null, null)
                 .settings(BalancingSettings.builder().spaceUtilizationThreshold(0.9).build()).build());
         assertThat(plan.moves()).isEmpty();
@@ -60,9 +60,29 @@ class LatencyEqualizationTest {
         assertThat(r.benefit().value()).isCloseTo(3 * 200 * period, org.assertj.core.data.Offset.offset(1e-6));
         // Cost per percentile: Qsrc·ΔLsrc(16 copy OIO) + Qdst·ΔLdst = 20·16 + 0 = 320, over the copy's duration.
         assertThat(r.cost().value()).isCloseTo(3 * 320 * r.migrationSeconds(), org.assertj.core.data.Offset.offset(1e-6));
-        // 10 GB in 64 KiB IOs at min(available IOPS): A's peak 1000 minus 20/22 ms ≈ 909 in use.
-        double available = 1000 - 20 / 22.0 * 1000;
-        assertThat(r.migrationSeconds()).isCloseTo(10 * 1024 * 1024 / 64.0 / available, org.assertj.core.data.Offset.offset(1e-6));
+        // 10 GB in 64 KiB IOs at the copy's IOPS by Little's law, 16 OIO / L with the copy added,
+        // the lower of A (2 + 36 = 38 ms) and B (2 + 16 = 18 ms).
+        double copyIops = 16 / 38.0 * 1000;
+        assertThat(r.migrationSeconds()).isCloseTo(10 * 1024 * 1024 / 64.0 / copyIops, org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void aSaturatedSourceCanStillPayForAMove() {
+        // A 7.2k spindle (m = 12 ms, C = 8 ms) at 37 OIO, 452 ms: the 83 IOPS it peaks at are all in
+        // use, so "peak minus used" left the copy nothing and no disk could ever leave (B2's
+        // pesto-like-10050 at 399 ms). The copy's 16 OIO compete: 16 / (8 + 12 · 53) ms ≈ 25 IOPS.
+        Clusters c = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(12, 8), null)
+                .datastore("B", 10_000, LqSlopeModel.of(0.1, 0.5), null)
+                .vm("mover", "A", 40, 8)
+                .vm("stayer", "A", 40, 29);
+        CostBenefit.Result r = new ClusterStateProbe(c.build()).evaluate("mover", "B");
+        double copyIops = 16 / (8 + 12 * 53.0) * 1000;
+        assertThat(r.migrationSeconds()).isCloseTo(40 * 1024 * 1024 / 64.0 / copyIops, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(r.worthwhile()).isTrue();
+        MovePlan plan = new LatencyEqualization().plan(c.build());
+        assertThat(plan.moves()).isNotEmpty();
+        assertThat(plan.moves().get(0).sourceDatastoreId()).isEqualTo("A");
     }
 
     @Test
@@ -152,6 +172,24 @@ class LatencyEqualizationTest {
         assertThat(p.ioWeightedLatency(1)).isNaN();
         MovePlan plan = new LatencyEqualization().plan(c.build());
         assertThat(plan.moves()).hasSize(2).allMatch(m -> m.destinationDatastoreId().equals("B"));
+    }
+
+    /**
+     * Each side of the pair by what is known of it: A's observed mix (a 64 KiB reader at 800 IOPS
+     * beside a write log at 40) and B's model (its disk's IO was not observed). The reader leaving
+     * lowers A's model by as much as it raises B's, but leaves A with the log's 200-ms IOs; the
+     * log leaving speeds up the reader. Before, an unobserved destination switched the mix view
+     * off for the source too (B2's pesto-like-20025: a disk moved onto a datastore that had
+     * received one in the same run left its source 5 ms slower).
+     */
+    @Test
+    void judgesTheSourceByItsMixWhenTheDestinationsIsUnknown() {
+        Clusters c = mixedCluster(800, 40, 0);
+        ClusterStateProbe probe = new ClusterStateProbe(c.build());
+        assertThat(probe.placement().ioWeightedLatency(1)).isNaN();
+        assertThat(probe.raisesPairLatency("reader", "B")).isTrue();
+        assertThat(probe.raisesPairLatency("log", "B")).isFalse();
+        assertThat(new LatencyEqualization().plan(c.build()).moves()).noneMatch(m -> m.vmId().equals("reader"));
     }
 
     private static Clusters mixedCluster(double readerIops, double logIops, double residentIops) {
