@@ -29,10 +29,19 @@ public final class B2Command implements Callable<Integer> {
     static final String PESTO_LIKE = "pesto-like";
     static final String ROMANO_LIKE = "romano-like";
     static final String GIVEN = "given";
+    static final String PESTO_SPACE = "pesto-space";
+    static final String PESTO_IO = "pesto-io";
+    private static final List<String> PESTO_SETUPS = List.of("space", "io", "none");
 
     @Option(names = "--worlds", defaultValue = "150",
             description = "generated worlds in all, half Pesto-like and half Romano-like (default ${DEFAULT-VALUE})")
     int worlds;
+
+    @Option(names = "--pesto-setups", split = ",", defaultValue = "space,io",
+            description = "Pesto Table 2's initial setups to run the Pesto-like worlds in as well, each its own row: "
+                    + "space (pesto-space: space balanced) and io (pesto-io: IO balanced by the product's initial "
+                    + "placement); none for neither. The random placement (pesto-like) always runs (default ${DEFAULT-VALUE})")
+    List<String> pestoSetups;
 
     @Option(names = "--seed", defaultValue = "1")
     long seed;
@@ -72,14 +81,33 @@ public final class B2Command implements Callable<Integer> {
             if (worlds < 1) {
                 throw new IllegalArgumentException("--worlds must be ≥ 1");
             }
+            for (String setup : pestoSetups) {
+                if (!PESTO_SETUPS.contains(setup)) {
+                    throw new IllegalArgumentException("unknown Pesto-like setup '" + setup + "' (--pesto-setups); known: "
+                            + String.join(", ", PESTO_SETUPS));
+                }
+            }
             List<DatastoreSpec> romanoDatastores = ScenarioCatalog.example("romano-testbed").datastores();
             int pesto = (worlds + 1) / 2;
+            // The random placements and the Romano-like worlds first: their trial seeds do not depend on the setups run.
             for (int i = 0; i < pesto; i++) {
                 list.add(new BalancingQualityBenchmark.GroupedWorld(PESTO_LIKE, BalancingWorlds.pestoLike(seed * 10_007L + i)));
             }
             for (int i = 0; i < worlds - pesto; i++) {
                 list.add(new BalancingQualityBenchmark.GroupedWorld(ROMANO_LIKE,
                         BalancingWorlds.romanoLike(seed * 10_009L + i, romanoDatastores)));
+            }
+            if (pestoSetups.contains("space")) {
+                for (int i = 0; i < pesto; i++) {
+                    list.add(new BalancingQualityBenchmark.GroupedWorld(PESTO_SPACE,
+                            BalancingWorlds.spaceBalanced(BalancingWorlds.pestoLike(seed * 10_007L + i))));
+                }
+            }
+            if (pestoSetups.contains("io")) {
+                for (int i = 0; i < pesto; i++) {
+                    list.add(new BalancingQualityBenchmark.GroupedWorld(PESTO_IO, BalancingWorlds.pestoLike(seed * 10_007L + i),
+                            true));
+                }
             }
         }
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();

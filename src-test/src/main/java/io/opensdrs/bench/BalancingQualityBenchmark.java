@@ -18,8 +18,14 @@ import java.util.concurrent.Future;
  */
 public final class BalancingQualityBenchmark {
 
-    /** A world to balance and the group its row belongs to. */
-    public record GroupedWorld(String group, Scenario scenario) {
+    /**
+     * A world to balance and the group its row belongs to; {@code ioBalanced}: first re-place its
+     * VMs as Pesto Table 2's "IO balanced" setup ({@link BalancingTrial#ioBalanced}).
+     */
+    public record GroupedWorld(String group, Scenario scenario, boolean ioBalanced) {
+        public GroupedWorld(String group, Scenario scenario) {
+            this(group, scenario, false);
+        }
     }
 
     /**
@@ -69,7 +75,8 @@ public final class BalancingQualityBenchmark {
             GroupedWorld gw = worlds.get(i);
             long trialSeed = seed * 1_000_003L + i;
             for (String strategy : strategies) {
-                futures.add(executor.submit(() -> trial.run(gw.scenario(), gw.group(), strategy, trialSeed)));
+                futures.add(executor.submit(() -> trial.run(
+                        gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), strategy, trialSeed)));
             }
         }
         List<BalancingTrial.Outcome> outcomes = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.DatastoreState;
 import io.opensdrs.balance.DiskState;
 import io.opensdrs.balance.HostState;
+import io.opensdrs.balance.InitialPlacement;
 import io.opensdrs.balance.LatencyPercentiles;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
@@ -314,6 +315,59 @@ public final class BalancingTrial {
             }
         }
         return new ClusterState(world.scenario().name(), datastores, hosts, vms, List.of(), settings);
+    }
+
+    /**
+     * Pesto Table 2's "IO balanced" initial setup: the same datastores, VMs and workloads, each VM
+     * (in order, all its disks together) placed by the product's initial placement (Pesto §5.4.2,
+     * {@link InitialPlacement#recommendDatastores} with the least latency variance) on the LQ
+     * models the host agents' injector would give each datastore, knowing each disk's workload.
+     */
+    Scenario ioBalanced(Scenario s) throws InvalidScenarioException {
+        Map<String, Double> usedGb = new LinkedHashMap<>();
+        Map<String, DatastoreModel> models = new LinkedHashMap<>();
+        for (Datastore ds : World.build(BalancingWorlds.steady(s)).datastores()) {
+            models.put(ds.name(), model(new DeviceUnderTest(ds.name(), ds.profile(), ds.capacityBytes()), "pesto"));
+            usedGb.put(ds.name(), 0.0);
+        }
+        List<HostState> hosts = new ArrayList<>();
+        for (HostSpec h : s.hosts()) {
+            hosts.add(new HostState(h.name(), new LinkedHashSet<>(h.datastores())));
+        }
+        List<VmState> placed = new ArrayList<>();
+        List<VmSpec> vms = new ArrayList<>();
+        for (VmSpec vm : s.vms()) {
+            List<DatastoreState> datastores = new ArrayList<>();
+            for (io.opensdrs.scenario.DatastoreSpec ds : s.datastores()) {
+                datastores.add(DatastoreState.of(ds.name(), ds.capacityGB(), usedGb.get(ds.name()), models.get(ds.name()), null));
+            }
+            ClusterState state = new ClusterState(s.name(), datastores, hosts, placed, List.of(), settings);
+            List<InitialPlacement.NewDisk> disks = new ArrayList<>();
+            for (io.opensdrs.scenario.DiskSpec d : vm.disks()) {
+                disks.add(new InitialPlacement.NewDisk(vm.name() + "/" + d.name(), d.sizeGB(), workload(d)));
+            }
+            InitialPlacement.Result r = InitialPlacement.recommendDatastores(state,
+                    new InitialPlacement.NewVm(vm.name(), vm.host(), null, disks, List.of()),
+                    InitialPlacement.Objective.PESTO_BALANCE);
+            if (r.recommendations().size() != 1) {
+                throw new IllegalStateException("IO-balanced setup of " + s.name() + ": " + vm.name()
+                        + " got " + r.recommendations().size() + " placements, faults " + r.faults());
+            }
+            String ds = r.recommendations().get(0).datastoreId();
+            List<DiskState> states = new ArrayList<>();
+            for (io.opensdrs.scenario.DiskSpec d : vm.disks()) {
+                states.add(new DiskState(vm.name() + "/" + d.name(), d.sizeGB(), ds, workload(d), 0));
+                usedGb.merge(ds, d.sizeGB(), Double::sum);
+            }
+            placed.add(new VmState(vm.name(), vm.host(), null, null, states));
+            vms.add(BalancingWorlds.placed(vm, ds));
+        }
+        return BalancingWorlds.withVms(s, s.name().replace("pesto-like", "pesto-io"), vms);
+    }
+
+    private static Workload workload(io.opensdrs.scenario.DiskSpec d) {
+        io.opensdrs.scenario.WorkloadSpec w = d.workload();
+        return new Workload(w.oio(), w.ioSizeKB(), w.readPct() / 100, w.randomPct() / 100);
     }
 
     /**

@@ -99,6 +99,47 @@ public final class BalancingWorlds {
                 romanoDatastores, hosts, vms, null, null);
     }
 
+    /**
+     * Pesto Table 2's "space balanced" initial setup: the same datastores, VMs and workloads,
+     * each VM (in order, all its disks together) placed where the datastore's space utilization
+     * after placing it is lowest, as an administrator filling datastores evenly would.
+     */
+    public static Scenario spaceBalanced(Scenario s) {
+        java.util.Map<String, Double> used = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Double> capacity = new java.util.LinkedHashMap<>();
+        for (DatastoreSpec ds : s.datastores()) {
+            used.put(ds.name(), 0.0);
+            capacity.put(ds.name(), ds.capacityGB());
+        }
+        List<VmSpec> vms = new ArrayList<>();
+        for (VmSpec vm : s.vms()) {
+            double size = vm.disks().stream().mapToDouble(DiskSpec::sizeGB).sum();
+            String best = null;
+            for (String ds : used.keySet()) {
+                if (best == null || (used.get(ds) + size) / capacity.get(ds) < (used.get(best) + size) / capacity.get(best)) {
+                    best = ds;
+                }
+            }
+            used.merge(best, size, Double::sum);
+            vms.add(placed(vm, best));
+        }
+        return withVms(s, s.name().replace("pesto-like", "pesto-space"), vms);
+    }
+
+    /** The VM with every disk on {@code datastore}. */
+    static VmSpec placed(VmSpec vm, String datastore) {
+        List<DiskSpec> disks = new ArrayList<>();
+        for (DiskSpec d : vm.disks()) {
+            disks.add(new DiskSpec(d.name(), d.sizeGB(), datastore, d.thin(), d.workload()));
+        }
+        return new VmSpec(vm.name(), vm.host(), vm.automation(), vm.keepTogether(), disks);
+    }
+
+    static Scenario withVms(Scenario s, String name, List<VmSpec> vms) {
+        return new Scenario(name, s.description(), s.seed(), s.hours(), s.datastoreClusters(), s.datastores(),
+                s.hosts(), vms, s.rules(), s.events());
+    }
+
     /** The scenario without timed events and with every workload's phases dropped (B2 compares steady states). */
     public static Scenario steady(Scenario s) {
         List<VmSpec> vms = new ArrayList<>();

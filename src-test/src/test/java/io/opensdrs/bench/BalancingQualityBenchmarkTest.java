@@ -66,6 +66,47 @@ class BalancingQualityBenchmarkTest {
         }
     }
 
+    /** Pesto Table 2's initial setups: the same VMs, disks and workloads, only placed differently. */
+    @Test
+    void pestoTable2SetupsReplaceTheSameWorld() throws Exception {
+        io.opensdrs.scenario.Scenario random = BalancingWorlds.pestoLike(10_007);
+        io.opensdrs.scenario.Scenario space = BalancingWorlds.spaceBalanced(random);
+        io.opensdrs.scenario.Scenario ioBalanced = new BalancingTrial(new InjectorObservations(200, 5, null), BalancingSettings.defaults())
+                .ioBalanced(random);
+        assertEquals("pesto-space-10007", space.name());
+        assertEquals("pesto-io-10007", ioBalanced.name());
+        for (io.opensdrs.scenario.Scenario s : List.of(space, ioBalanced)) {
+            assertEquals(random.vms().size(), s.vms().size());
+            for (int v = 0; v < random.vms().size(); v++) {
+                var before = random.vms().get(v);
+                var after = s.vms().get(v);
+                assertEquals(before.name(), after.name());
+                assertEquals(1, after.disks().stream().map(io.opensdrs.scenario.DiskSpec::datastore).distinct().count(),
+                        "a VM's disks start together: " + after);
+                for (int d = 0; d < before.disks().size(); d++) {
+                    assertEquals(before.disks().get(d).workload(), after.disks().get(d).workload());
+                    assertEquals(before.disks().get(d).sizeGB(), after.disks().get(d).sizeGB());
+                }
+            }
+        }
+        // Space balanced: no datastore's utilization exceeds another's by more than the largest VM.
+        java.util.Map<String, Double> used = new java.util.HashMap<>();
+        double largest = 0;
+        for (var vm : space.vms()) {
+            double gb = vm.disks().stream().mapToDouble(io.opensdrs.scenario.DiskSpec::sizeGB).sum();
+            largest = Math.max(largest, gb);
+            used.merge(vm.disks().get(0).datastore(), gb, Double::sum);
+        }
+        double lo = Double.MAX_VALUE, hi = 0;
+        for (var ds : space.datastores()) {
+            double u = used.getOrDefault(ds.name(), 0.0) / ds.capacityGB();
+            lo = Math.min(lo, u);
+            hi = Math.max(hi, u);
+        }
+        double smallest = space.datastores().stream().mapToDouble(io.opensdrs.scenario.DatastoreSpec::capacityGB).min().orElseThrow();
+        assertTrue(hi - lo <= largest / smallest + 1e-9, "utilization " + lo + " … " + hi);
+    }
+
     @Test
     void b1AndB2AreSubcommandsOfBench() {
         var bench = SdrsCommand.commandLine().getSubcommands().get("bench").getSubcommands();
