@@ -2,7 +2,9 @@ package io.opensdrs.balance;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Collects a run's moves on a {@link WorkingPlacement} (applying each there, so that later
@@ -15,6 +17,7 @@ public final class MovePlanBuilder {
     private final List<Move> moves = new ArrayList<>();
     private final List<Fault> faults = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final Set<Integer> movedDisks = new HashSet<>();
 
     public MovePlanBuilder(WorkingPlacement placement, String strategy) {
         this.placement = placement;
@@ -27,6 +30,21 @@ public final class MovePlanBuilder {
 
     public int moveCount() {
         return moves.size();
+    }
+
+    /**
+     * Whether a disk of {@code unit} already has a move in this run. A run moves each disk at
+     * most once: each move becomes its own recommendation, recorded with the disk's location
+     * now, so a second move of the same disk would reach the applier with a stale source and
+     * fail its pre-condition (PostgresLoopIT: pesto moved silver-log4 10k1 → 7k1, then 7k1 → 10k2).
+     */
+    public boolean hasMoved(MovableUnit unit) {
+        for (int i : unit.disks()) {
+            if (movedDisks.contains(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True while the run may still add moves under {@link BalancingSettings#maxMovesPerRun()}. */
@@ -45,6 +63,9 @@ public final class MovePlanBuilder {
         if (violation != null) {
             throw new IllegalStateException("refusing to record a move that breaks a rule: " + violation);
         }
+        if (hasMoved(unit)) {
+            throw new IllegalStateException("refusing to move a disk twice in one run: " + placement.vmId(unit.vm()));
+        }
         int source = placement.datastoreOf(unit);
         List<String> diskIds = new ArrayList<>();
         int[] disks = unit.disks().clone();
@@ -57,6 +78,9 @@ public final class MovePlanBuilder {
                 placement.datastoreId(source), placement.datastoreId(destination), unit.sizeGb(), reason,
                 new Explanation(summary, forecasts), cost, benefit, auto);
         placement.move(unit.disks(), destination);
+        for (int i : unit.disks()) {
+            movedDisks.add(i);
+        }
         moves.add(m);
         return m;
     }

@@ -50,6 +50,7 @@ public final class SpaceBalancer {
     private static boolean evictOne(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int src) {
         WorkingPlacement p = b.placement();
         List<MovableUnit> candidates = p.unitsOn(units, src);
+        candidates.removeIf(b::hasMoved);
         candidates.sort(Comparator.comparingDouble((MovableUnit u) -> -u.sizeGb()));
         if (candidates.size() > CANDIDATES_PER_SOURCE) {
             candidates = candidates.subList(0, CANDIDATES_PER_SOURCE);

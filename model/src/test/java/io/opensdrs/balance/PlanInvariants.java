@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Replays a plan's moves on a copy of the world and checks, independently of RuleChecker,
  * that no move breaks keep-together, VMDK anti-affinity, VM anti-affinity, host connectivity
- * or space, and that excluded VMs never move.
+ * or space, that excluded VMs never move, and that no disk moves twice in one plan.
  */
 final class PlanInvariants {
 
@@ -39,9 +39,15 @@ final class PlanInvariants {
                 vmdkRuleVms.add(((Rule.VmdkAntiAffinity) r).vmId());
             }
         }
+        Set<String> movedDisks = new HashSet<>();
         for (Move m : plan.moves()) {
             String where = plan.strategy() + " " + state.clusterId() + " move " + m.sequence() + " (" + m.vmId() + " → "
                     + m.destinationDatastoreId() + "): ";
+            for (String d : m.diskIds()) {
+                if (!movedDisks.add(d)) {
+                    throw new AssertionError(where + "disk " + d + " moves a second time in one plan");
+                }
+            }
             VmState vm = vms.get(m.vmId());
             if (vm == null) {
                 throw new AssertionError(where + "unknown vm");

@@ -118,6 +118,7 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
             }
             destinations.sort(Comparator.comparingDouble(j -> nLoad[j]));
             List<MovableUnit> candidates = p.unitsOn(units, source);
+            candidates.removeIf(b::hasMoved);
             ToDoubleFunction<MovableUnit> unitMetric = u -> {
                 double s = 0;
                 for (int i : u.disks()) {

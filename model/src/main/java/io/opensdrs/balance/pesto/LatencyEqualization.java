@@ -71,7 +71,7 @@ public final class LatencyEqualization implements BalancingStrategy {
             }
             Candidate best = null;
             for (int s = 0; s < Math.min(sourcesPerStep, sources.size()) && best == null; s++) {
-                best = bestMoveFrom(p, costBenefit, units, sources.get(s));
+                best = bestMoveFrom(b, costBenefit, units, sources.get(s));
             }
             if (best == null) {
                 b.note("no IO move passes Pesto's percentile filter, the rules and cost-benefit");
@@ -90,13 +90,15 @@ public final class LatencyEqualization implements BalancingStrategy {
         }
     }
 
-    private Candidate bestMoveFrom(WorkingPlacement p, CostBenefit costBenefit, List<MovableUnit> units, int src) {
+    private Candidate bestMoveFrom(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int src) {
+        WorkingPlacement p = b.placement();
         double[] sp = p.percentiles(src);
         List<Integer> destinations = IoLoadTrigger.destinations(p, src, destinationsPerSource);
         if (destinations.isEmpty()) {
             return null;
         }
         List<MovableUnit> candidates = p.unitsOn(units, src);
+        candidates.removeIf(b::hasMoved);
         candidates.sort(Comparator.comparingDouble((MovableUnit u) -> -u.outstandingIos()));
         if (candidates.size() > unitsPerSource) {
             candidates = candidates.subList(0, unitsPerSource);

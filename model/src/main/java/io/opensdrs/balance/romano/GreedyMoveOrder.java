@@ -63,7 +63,7 @@ public final class GreedyMoveOrder {
                 MovableUnit unit = units.get(uIndex);
                 int src = p.datastoreOf(unit);
                 int dst = target[uIndex];
-                if (!RuleChecker.allows(p, unit.vm(), unit.disks(), dst, false)) {
+                if (b.hasMoved(unit) || !RuleChecker.allows(p, unit.vm(), unit.disks(), dst, false)) {
                     continue;
                 }
                 if (srcOf[uIndex] != src || srcVersion[uIndex] != p.load(src).version()
