@@ -43,14 +43,16 @@ class WorkflowTest {
     @Test
     void aNewDatastoreWithoutAModelGetsTheAverageSlopeAndReceivesLoad() {
         ClusterState state = Clusters.cluster()
-                .datastore("A", 1000, LqSlopeModel.of(1, 2), null)
-                .datastore("B", 1000, LqSlopeModel.of(3, 4), null)
+                .datastore("A", 1000, LqSlopeModel.of(3, 4), null)
+                .datastore("B", 1000, LqSlopeModel.of(5, 4), null)
                 .datastore("new", 1000, null, null)
                 .vm("a1", "A", 10, 10)
                 .vm("a2", "A", 10, 10)
                 .build();
+        // A is at 4 + 3·20 = 64 ms; with a 10-OIO disk the default line (slope 4, intercept 4)
+        // predicts 44 ms on "new", B 54 ms.
         LqSlopeModel d = DefaultModelRule.defaultModel(List.of(state.datastore("A").model(), state.datastore("B").model()));
-        assertThat(d.quantities().slopeMsPerIo()).isEqualTo(2.0);
+        assertThat(d.quantities().slopeMsPerIo()).isEqualTo(4.0);
         assertThat(DefaultModelRule.defaultModel(List.of()).quantities().slopeMsPerIo()).isEqualTo(1.0);
         MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(state);
         assertThat(plan.moves()).isNotEmpty();

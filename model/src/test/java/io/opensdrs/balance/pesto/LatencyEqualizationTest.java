@@ -105,6 +105,27 @@ class LatencyEqualizationTest {
     }
 
     @Test
+    void neverMovesADiskOntoADatastorePredictedSlowerWithItThanTheSourceIsNow() {
+        // A (m=1, C=2) carries 4 + 36 OIO → 42 ms; the empty B (m=12, C=2) would run the 4-OIO disk
+        // at 50 ms. Eq. 11 pays (36 OIO gain 4 ms each, the moved 4 lose 8 ms each) and an empty
+        // destination is exempt from the pair guard, but the pair's worst latency rises 42 → 50 ms.
+        Clusters slowSpare = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, LqSlopeModel.of(12, 2), null)
+                .vm("mover", "A", 1, 4)
+                .vm("stayer", "A", 1, 36);
+        ClusterStateProbe probe = new ClusterStateProbe(slowSpare.build());
+        CostBenefit.Result r = probe.evaluate("mover", "B");
+        assertThat(r.worthwhile()).isTrue();
+        assertThat(probe.raisesPairLatency("mover", "B")).isFalse();
+        assertThat(LatencyEqualization.overshoots(r)).isTrue();
+        assertThat(new LatencyEqualization().plan(slowSpare.build()).moves()).isEmpty();
+        // Onto an equal device the disk runs faster than it does now: that move is made.
+        assertThat(LatencyEqualization.overshoots(
+                new ClusterStateProbe(twoDatastores(10, null, null).build()).evaluate("mover", "B"))).isFalse();
+    }
+
+    @Test
     void skipsAMoveThatRaisesTheDestinationMoreThanItLowersTheSource() {
         // A (m=1, C=2) carries 10 + 40 OIO → 52 ms; B (m=2, C=1) carries 2 → 5 ms. Moving the
         // 10-OIO disk: A 52 → 42 ms, B 5 → 25 ms. Eq. 11 pays (the moved disk's own 52 → 25 ms),
