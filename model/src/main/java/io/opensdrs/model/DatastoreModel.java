@@ -35,4 +35,20 @@ public interface DatastoreModel {
 
     /** The datastore's latency for one (possibly aggregated) workload. */
     Prediction predict(Workload workload);
+
+    /**
+     * 1 − SSE/SST of this fitted model's latencies over the observations (0 when they do not
+     * vary): the R² a {@link FitSummary} reports for models that are not a single regression.
+     */
+    default double rSquared(List<Observation> observations) {
+        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
+        double sse = 0;
+        double sst = 0;
+        for (Observation o : observations) {
+            double r = o.latencyMs() - predict(o.workload()).latencyMs();
+            sse += r * r;
+            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
+        }
+        return sst == 0 ? 0 : 1 - sse / sst;
+    }
 }

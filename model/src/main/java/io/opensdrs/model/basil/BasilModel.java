@@ -66,18 +66,6 @@ public final class BasilModel implements DatastoreModel {
         return new FitSummary(NAME, rSquared(observations), parameters, observations.size());
     }
 
-    private double rSquared(List<Observation> observations) {
-        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
-        double sse = 0;
-        double sst = 0;
-        for (Observation o : observations) {
-            double r = o.latencyMs() - predict(o.workload()).latencyMs();
-            sse += r * r;
-            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
-        }
-        return sst == 0 ? 0 : 1 - sse / sst;
-    }
-
     @Override
     public boolean isFitted() {
         return metric != null;

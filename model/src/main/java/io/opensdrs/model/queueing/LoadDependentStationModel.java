@@ -70,18 +70,6 @@ public final class LoadDependentStationModel implements DatastoreModel {
         return new FitSummary(NAME, rSquared(observations), parameters, observations.size());
     }
 
-    private double rSquared(List<Observation> observations) {
-        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
-        double sse = 0;
-        double sst = 0;
-        for (Observation o : observations) {
-            double res = o.latencyMs() - predict(o.workload()).latencyMs();
-            sse += res * res;
-            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
-        }
-        return sst == 0 ? 0 : 1 - sse / sst;
-    }
-
     @Override
     public boolean isFitted() {
         return !stations.isEmpty();
