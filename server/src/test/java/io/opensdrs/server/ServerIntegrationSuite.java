@@ -26,10 +26,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -83,16 +80,11 @@ abstract class ServerIntegrationSuite {
     // ------------------------------------------------------------------ helpers
 
     TestRestTemplate admin() {
-        return rest.withBasicAuth("admin", "test-secret");
+        return new AdminApi(rest).rest();
     }
 
     JsonNode call(HttpMethod method, String path, Object body, int expectedStatus) throws Exception {
-        HttpHeaders h = new HttpHeaders();
-        h.setContentType(MediaType.APPLICATION_JSON);
-        String payload = body == null ? null : body instanceof String ? (String) body : json.writeValueAsString(body);
-        ResponseEntity<String> r = admin().exchange(path, method, new HttpEntity<>(payload, h), String.class);
-        assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
-        return r.getBody() == null ? null : json.readTree(r.getBody());
+        return new AdminApi(rest).call(method, path, body, expectedStatus);
     }
 
     String issue(String agentId) throws Exception {

@@ -2,6 +2,7 @@ package io.opensdrs.server.balancing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.bench.SimulatedAgent;
 import io.opensdrs.server.ingest.AgentGrpcServer;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
@@ -25,11 +26,7 @@ import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
-import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import java.time.Clock;
@@ -177,16 +174,11 @@ abstract class BalancingIntegrationSuite {
     }
 
     TestRestTemplate admin() {
-        return rest.withBasicAuth("admin", "test-secret");
+        return new AdminApi(rest).rest();
     }
 
     JsonNode call(HttpMethod method, String path, Object body, int expectedStatus) throws Exception {
-        HttpHeaders h = new HttpHeaders();
-        h.setContentType(MediaType.APPLICATION_JSON);
-        String payload = body == null ? null : body instanceof String ? (String) body : json.writeValueAsString(body);
-        ResponseEntity<String> r = admin().exchange(path, method, new HttpEntity<>(payload, h), String.class);
-        assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
-        return r.getBody() == null ? null : json.readTree(r.getBody());
+        return new AdminApi(rest).call(method, path, body, expectedStatus);
     }
 
     Map<String, Object> settings(String automation) {

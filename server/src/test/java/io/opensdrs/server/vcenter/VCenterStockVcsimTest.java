@@ -2,6 +2,7 @@ package io.opensdrs.server.vcenter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.vsphere.GoTool;
 import io.opensdrs.server.vsphere.RecentTask;
@@ -12,11 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -84,12 +81,7 @@ class VCenterStockVcsimTest {
     @Autowired VSphereClient client;
 
     JsonNode call(HttpMethod method, String path, Object body, int expected) throws Exception {
-        HttpHeaders h = new HttpHeaders();
-        h.setContentType(MediaType.APPLICATION_JSON);
-        ResponseEntity<String> r = rest.withBasicAuth("admin", "test-secret").exchange(path, method,
-                new HttpEntity<>(body == null ? null : JSON.writeValueAsString(body), h), String.class);
-        assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expected);
-        return JSON.readTree(r.getBody());
+        return new AdminApi(rest).call(method, path, body, expected);
     }
 
     static Set<String> govcNames(String type) throws Exception {

@@ -1,0 +1,46 @@
+package io.opensdrs.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The REST API as the integration suites' administrator calls it: basic auth with the suites'
+ * {@code admin}/{@code test-secret} user, JSON in and out, and the status the call must answer.
+ */
+public final class AdminApi {
+
+    public static final String USER = "admin";
+    public static final String PASSWORD = "test-secret";
+
+    private final TestRestTemplate rest;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public AdminApi(TestRestTemplate rest) {
+        this.rest = rest.withBasicAuth(USER, PASSWORD);
+    }
+
+    public TestRestTemplate rest() {
+        return rest;
+    }
+
+    /**
+     * Sends {@code body} (a JSON string, or an object to serialise; null for none), asserts the
+     * status and returns the response's JSON (null when it has no body).
+     */
+    public JsonNode call(HttpMethod method, String path, Object body, int expectedStatus) throws Exception {
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        String payload = body == null ? null : body instanceof String s ? s : json.writeValueAsString(body);
+        ResponseEntity<String> r = rest.exchange(path, method, new HttpEntity<>(payload, h), String.class);
+        assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
+        return r.getBody() == null ? null : json.readTree(r.getBody());
+    }
+}
