@@ -145,6 +145,15 @@ public abstract class DatastoreLoad {
 
         @Override
         protected Prediction predict(int[] add, int[] remove, Workload extra) {
+            double[] s = sumsWith(add, remove);
+            if (extra != null) {
+                accumulate(s, extra, 1);
+            }
+            return model.predict(aggregate(s));
+        }
+
+        /** The running sums as they would be with {@code add} placed here and {@code remove} taken away. */
+        private double[] sumsWith(int[] add, int[] remove) {
             double[] s = {n, o, oz, or, ox, z, r, x};
             for (int i : add) {
                 accumulate(s, workloads[i], 1);
@@ -152,10 +161,7 @@ public abstract class DatastoreLoad {
             for (int i : remove) {
                 accumulate(s, workloads[i], -1);
             }
-            if (extra != null) {
-                accumulate(s, extra, 1);
-            }
-            return model.predict(aggregate(s));
+            return s;
         }
 
         private static void accumulate(double[] s, Workload w, int sign) {
@@ -183,13 +189,7 @@ public abstract class DatastoreLoad {
 
         @Override
         protected void change(int[] add, int[] remove) {
-            double[] s = {n, o, oz, or, ox, z, r, x};
-            for (int i : add) {
-                accumulate(s, workloads[i], 1);
-            }
-            for (int i : remove) {
-                accumulate(s, workloads[i], -1);
-            }
+            double[] s = sumsWith(add, remove);
             n = s[0];
             o = s[1];
             oz = s[2];
