@@ -934,21 +934,9 @@ func updatePodSummary(ctx *simulator.Context, ds *simulator.Datastore) {
 	if ds.Parent == nil || ds.Parent.Type != "StoragePod" {
 		return
 	}
-	pod, ok := ctx.Map.Get(*ds.Parent).(*simulator.StoragePod)
-	if !ok {
-		return
+	if pod, ok := ctx.Map.Get(*ds.Parent).(*simulator.StoragePod); ok {
+		recomputePodSummary(ctx, pod)
 	}
-	ctx.WithLock(pod, func() {
-		var capacity, free int64
-		for _, ref := range pod.ChildEntity {
-			if c, ok := ctx.Map.Get(ref).(*simulator.Datastore); ok {
-				capacity += c.Summary.Capacity
-				free += c.Summary.FreeSpace
-			}
-		}
-		s := &types.StoragePodSummary{Name: pod.Name, Capacity: capacity, FreeSpace: free}
-		ctx.Update(pod, []types.PropertyChange{{Name: "summary", Val: s}})
-	})
 }
 
 func postMigrated(ctx *simulator.Context, vm *simulator.VirtualMachine, p *plan) {
