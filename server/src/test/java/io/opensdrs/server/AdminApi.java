@@ -21,7 +21,7 @@ public final class AdminApi {
     public static final String PASSWORD = "test-secret";
 
     private final TestRestTemplate rest;
-    private final ObjectMapper json = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public AdminApi(TestRestTemplate rest) {
         this.rest = rest.withBasicAuth(USER, PASSWORD);
@@ -38,9 +38,9 @@ public final class AdminApi {
     public JsonNode call(HttpMethod method, String path, Object body, int expectedStatus) throws Exception {
         HttpHeaders h = new HttpHeaders();
         h.setContentType(MediaType.APPLICATION_JSON);
-        String payload = body == null ? null : body instanceof String s ? s : json.writeValueAsString(body);
+        String payload = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
         ResponseEntity<String> r = rest.exchange(path, method, new HttpEntity<>(payload, h), String.class);
         assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
-        return r.getBody() == null ? null : json.readTree(r.getBody());
+        return r.getBody() == null ? null : JSON.readTree(r.getBody());
     }
 }
