@@ -86,7 +86,7 @@ public final class RomanoModel implements DatastoreModel {
             parameters.put(terms.get(i).toString(), beta[i]);
         }
         parameters.put("sigma", Math.sqrt(fit.errorVariance()));
-        return new FitSummary(NAME, rSquaredCentred(observations), parameters, observations.size());
+        return new FitSummary(NAME, rSquared(observations), parameters, observations.size());
     }
 
     /**
@@ -116,18 +116,6 @@ public final class RomanoModel implements DatastoreModel {
             }
         }
         return out;
-    }
-
-    private double rSquaredCentred(List<Observation> observations) {
-        double mean = observations.stream().mapToDouble(Observation::latencyMs).average().orElse(0);
-        double sse = 0;
-        double sst = 0;
-        for (Observation o : observations) {
-            double r = o.latencyMs() - fit.predict(DesignMatrix.row(o.workload(), terms));
-            sse += r * r;
-            sst += (o.latencyMs() - mean) * (o.latencyMs() - mean);
-        }
-        return sst == 0 ? 0 : 1 - sse / sst;
     }
 
     @Override
