@@ -62,6 +62,10 @@ class ModelAccuracyBenchmarkTest {
             assertTrue(table.contains(model), table);
         }
         assertTrue(table.contains("mean |ε|") && table.contains("95 % interval coverage"), table);
+        String byOio = table.substring(table.indexOf("romano by outstanding IOs"));
+        long levels = vector.stream().mapToDouble(Workload::outstandingIos).distinct().count();
+        assertEquals(levels + 2, byOio.lines().filter(l -> !l.isBlank()).takeWhile(l -> !l.startsWith("goal")).count(),
+                "a title, a header and one row per outstanding-IO level:\n" + byOio);
     }
 
     @Test
