@@ -18,19 +18,14 @@ public final class CalibrationDesign {
     private CalibrationDesign() {
     }
 
-    /** Romano's test vector (Eqs. 12–15): X, R ∈ {0, 25, 50, 75, 100} %, Z ∈ {1..64} KB, O ∈ {1..64}: 1,225 points. */
+    /**
+     * Romano's test vector (Eqs. 12–15): X, R ∈ {0, 25, 50, 75, 100} %, Z ∈ {1..64} KB,
+     * O ∈ {1..64}: 1,225 points. It is both what Romano's model is calibrated from (§4.1: "Romano
+     * model generation currently plays 1600 workloads against each data store to create an
+     * initial model"; SPEC §3.3) and what Table 5 scores, in B1 in separate runs.
+     */
     public static List<Workload> romanoTestVector() {
         return grid(FIVE_LEVELS, FIVE_LEVELS, SIZES_KB, OIOS);
-    }
-
-    /**
-     * The calibration subset Romano's model is fitted from: Romano's five levels of X and R
-     * (Eqs. 12–13) and the test vector's alternate sizes and depths (Z ∈ {1, 4, 16, 64} KB,
-     * O ∈ {1, 4, 16, 64}), 400 points, measured separately from the scoring runs so that B1
-     * scores held-out measurements.
-     */
-    public static List<Workload> romanoCalibration() {
-        return grid(FIVE_LEVELS, FIVE_LEVELS, new double[] {1, 4, 16, 64}, new double[] {1, 4, 16, 64});
     }
 
     /**
