@@ -22,7 +22,7 @@ public final class CalibrationDesign {
      * Romano's test vector (Eqs. 12–15): X, R ∈ {0, 25, 50, 75, 100} %, Z ∈ {1..64} KB,
      * O ∈ {1..64}: 1,225 points. It is both what Romano's model is calibrated from (§4.1: "Romano
      * model generation currently plays 1600 workloads against each data store to create an
-     * initial model"; SPEC §3.3) and what Table 5 scores, in B1 in separate runs.
+     * initial model"; SPEC §3.3) and what Table 5 scores; B1 measures it twice, in separate runs.
      */
     public static List<Workload> romanoTestVector() {
         return grid(FIVE_LEVELS, FIVE_LEVELS, SIZES_KB, OIOS);

@@ -21,8 +21,8 @@ import java.util.concurrent.ExecutorService;
  * queueing: its per-class calibration), then measure Romano's full test vector on the same
  * emulated device again in independent runs (other seeds: held-out measurements) and score
  * every model's prediction of every point. The testbed is ground truth; the models are under
- * test. Romano Table 5 scores its model on the same 1,600 points it was fitted to; here the
- * scoring runs are fresh measurements of those points, so measurement noise counts against it.
+ * test. Romano Table 5 scores its model on the test vector it was calibrated from (§5.2); here
+ * the scoring runs are fresh measurements of those points, so measurement noise counts against it.
  */
 public final class ModelAccuracyBenchmark {
     /**
