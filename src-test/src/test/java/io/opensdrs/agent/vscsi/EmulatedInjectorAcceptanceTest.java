@@ -7,6 +7,7 @@ import io.opensdrs.agent.heartbeat.AgentEvents;
 import io.opensdrs.agent.heartbeat.HeartbeatFile;
 import io.opensdrs.agent.heartbeat.LeaderElection;
 import io.opensdrs.agent.injector.InjectorSchedule;
+import io.opensdrs.agent.injector.IoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
 import io.opensdrs.model.stats.LineFit;
 import io.opensdrs.scenario.ScenarioLoader;
@@ -16,7 +17,6 @@ import io.opensdrs.shared.agent.v1.InvalidReason;
 import io.opensdrs.testbed.fidelity.ClosedLoopProbe;
 import io.opensdrs.testbed.vscsi.PacedWorld;
 import io.opensdrs.testbed.vscsi.VScsiServer;
-import io.opensdrs.shared.vscsi.v1.DatastoreRequest;
 import io.opensdrs.shared.vscsi.v1.SetWorkloadRequest;
 import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 import io.opensdrs.testbed.world.World;
@@ -27,13 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -159,25 +163,31 @@ class EmulatedInjectorAcceptanceTest {
                     Duration.ofSeconds(4), System.currentTimeMillis());
             WorkloadInjector injector = new WorkloadInjector(
                     new WorkloadInjector.Settings(LEVELS, Duration.ofSeconds(4), 4096));
-            try (DatastoreAgent agent = new DatastoreAgent(election, schedule, List.of(injector),
-                    () -> EmulatedIoTarget.open(channel, "esx1", "ds-busy"), InjectorMode.EMULATED, log, results::add)) {
+            // Mid-run: as the injector starts its third level (OIO 8), a VM on the same datastore
+            // starts 16 outstanding random reads. The trigger is the injector's own level start, not
+            // the wall clock: the injector holds simulated time, so its whole run takes well under a
+            // second of wall time, and a test thread polling its progress could wake after the last
+            // level (CI did once, and the run was valid). (Little's law only sees interference that
+            // is large against the injector's own OIO: 8 more IOs at OIO 32 would be 25 %, under the
+            // 30 % of Pesto §5.1.1; 16 more at OIO 8 is 200 %.)
+            AtomicBoolean vmStarted = new AtomicBoolean();
+            DatastoreAgent.TargetFactory targets = () -> new VmStartsAtLevel(
+                    EmulatedIoTarget.open(channel, "esx1", "ds-busy"), 8, vmStarted, () -> vscsi.setWorkload(
+                    SetWorkloadRequest.newBuilder().setVm("noisy").setDiskKey(PacedWorld.FIRST_DISK_KEY)
+                            .setOio(16).setIoSizeKb(4).setReadPct(100).setRandomPct(100).build()));
+            try (DatastoreAgent agent = new DatastoreAgent(election, schedule, List.of(injector), targets,
+                    InjectorMode.EMULATED, log, results::add)) {
                 agent.start();
-                // Mid-run: once the injector has done 1000 IOs (in its third level, OIO 8), a VM on
-                // the same datastore starts 16 outstanding random reads. (Little's law only sees
-                // interference that is large against the injector's own OIO: 8 more IOs at OIO 32
-                // would be 25 %, under the 30 % of Pesto §5.1.1.)
-                long deadline = System.currentTimeMillis() + 60_000;
-                while (injectorIos(vscsi) < 1000 && System.currentTimeMillis() < deadline) {
-                    Thread.sleep(5);
-                }
-                assertThat(injectorIos(vscsi)).isGreaterThanOrEqualTo(1000);
-                vscsi.setWorkload(SetWorkloadRequest.newBuilder().setVm("noisy").setDiskKey(PacedWorld.FIRST_DISK_KEY)
-                        .setOio(16).setIoSizeKb(4).setReadPct(100).setRandomPct(100).build());
                 InjectorResult first = results.poll(60, TimeUnit.SECONDS);
                 assertThat(first).isNotNull();
                 System.out.printf("acceptance 3 interference: attempt %d valid=%s reason=%s (%s)%n", first.getAttempt(),
                         first.getValid(), first.getInvalidReason(), first.getInvalidDetail());
+                first.getPointsList().forEach(p -> System.out.printf(Locale.ROOT,
+                        "acceptance 3 interference: OIO %d, Little's law %.2f, %d IOs in %.3f s%n",
+                        p.getTargetOio(), p.getMeasuredOio(), p.getIoCount(), p.getDurationS()));
+                assertThat(vmStarted).isTrue();
                 assertThat(first.getInvalidReason()).isEqualTo(InvalidReason.INTERFERENCE);
+                assertThat(first.getInvalidDetail()).startsWith("OIO 8:");
                 // (attempt 1 may have been deferred: a datastore is idle only after two quiet periods)
                 // The VM goes quiet again; the agent retries once the datastore is idle.
                 vscsi.setWorkload(SetWorkloadRequest.newBuilder().setVm("noisy").setDiskKey(PacedWorld.FIRST_DISK_KEY)
@@ -195,8 +205,69 @@ class EmulatedInjectorAcceptanceTest {
         }
     }
 
-    private static long injectorIos(VScsiGrpc.VScsiBlockingStub vscsi) {
-        return vscsi.datastoreActivity(DatastoreRequest.newBuilder().setDatastore("ds-busy").build())
-                .getInjectorIosSubmitted();
+    /**
+     * The emulated datastore as the injector sees it, except that the first level of {@code oio}
+     * outstanding IOs starts only after {@code vmStarts} has run: the other workload is then
+     * running in simulated time before the level's first IO.
+     */
+    private record VmStartsAtLevel(IoTarget target, int oio, AtomicBoolean started, Runnable vmStarts)
+            implements IoTarget {
+        @Override
+        public long startLevel(int levelOio) throws IOException {
+            if (levelOio == oio && started.compareAndSet(false, true)) {
+                vmStarts.run();
+            }
+            return target.startLevel(levelOio);
+        }
+
+        @Override
+        public String describe() {
+            return target.describe();
+        }
+
+        @Override
+        public long sizeBytes() {
+            return target.sizeBytes();
+        }
+
+        @Override
+        public int alignment() {
+            return target.alignment();
+        }
+
+        @Override
+        public ByteBuffer newBuffer(int ioSize) {
+            return target.newBuffer(ioSize);
+        }
+
+        @Override
+        public int read(ByteBuffer buffer, long offset) throws IOException {
+            return target.read(buffer, offset);
+        }
+
+        @Override
+        public long nanoTime() {
+            return target.nanoTime();
+        }
+
+        @Override
+        public Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
+            return target.timedRead(buffer, offset, continueUntilNanos);
+        }
+
+        @Override
+        public void withdrawPromise() throws IOException {
+            target.withdrawPromise();
+        }
+
+        @Override
+        public OptionalDouble otherIoPerSecond() throws IOException {
+            return target.otherIoPerSecond();
+        }
+
+        @Override
+        public void close() throws IOException {
+            target.close();
+        }
     }
 }
