@@ -168,6 +168,9 @@ func (s *Server) Close() {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "sdrs-rule" {
+		os.Exit(storageDrsCmd(os.Args[2:]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "relocate" {
 		os.Exit(relocateCmd(os.Args[2:]))
 	}

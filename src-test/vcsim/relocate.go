@@ -78,6 +78,9 @@ func (r *relocator) install(reg *simulator.Registry) {
 		if w, ok := routeDatastoreCalls(ctx, m); ok {
 			return w, nil
 		}
+		if w, ok := routeStorageDrsCalls(ctx, m); ok {
+			return w, nil
+		}
 		if prev != nil {
 			return prev(ctx, m)
 		}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/vmware/govmomi"
+	"github.com/vmware/govmomi/find"
+	"github.com/vmware/govmomi/object"
+	"github.com/vmware/govmomi/vim25/mo"
+	"github.com/vmware/govmomi/vim25/types"
+)
+
+// storageDrsCmd is a minimal client for the pod's Storage DRS rules (govc has no command for
+// them): it issues one ConfigureStorageDrsForPod_Task with modify=true. Results are checked with
+// govc object.collect.
+//
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -vm-anti-affinity NAME=VM1,VM2...
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -vmdk-anti-affinity VM=DISK1,DISK2...
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -keep-together VM=true|false
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -remove-rule NAME
+//
+// A DISK is the disk file's base name, its label or its key, as for vcsim relocate.
+func storageDrsCmd(args []string) int {
+	fs := flag.NewFlagSet("sdrs-rule", flag.ContinueOnError)
+	u := fs.String("u", os.Getenv("GOVC_URL"), "simulator URL (default $GOVC_URL)")
+	dcName := fs.String("dc", "", "datacenter (default: the only one)")
+	podName := fs.String("pod", "", "datastore cluster (StoragePod)")
+	vmAnti := fs.String("vm-anti-affinity", "", "NAME=VM1,VM2,...: a VM anti-affinity rule")
+	vmdkAnti := fs.String("vmdk-anti-affinity", "", "VM=DISK1,DISK2,...: the VM's VMDK anti-affinity rule")
+	keep := fs.String("keep-together", "", "VM=true|false: the VM's keep-VMDKs-together setting")
+	remove := fs.String("remove-rule", "", "NAME: removes the VM anti-affinity rule of that name")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	given := 0
+	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove} {
+		if s != "" {
+			given++
+		}
+	}
+	if *u == "" || *podName == "" || given != 1 {
+		fmt.Fprintln(os.Stderr, "usage: vcsim sdrs-rule -u URL -pod POD (-vm-anti-affinity NAME=VM,VM... | "+
+			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME)")
+		return 2
+	}
+	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove); err != nil {
+		fmt.Fprintln(os.Stderr, "sdrs-rule:", err)
+		return 1
+	}
+	fmt.Println("OK")
+	return 0
+}
+
+func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove string) error {
+	ctx := context.Background()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return err
+	}
+	c, err := govmomi.NewClient(ctx, u, true)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Logout(ctx) }()
+	f := find.NewFinder(c.Client, true)
+	dc, err := f.DatacenterOrDefault(ctx, dcName)
+	if err != nil {
+		return err
+	}
+	f.SetDatacenter(dc)
+	pod, err := f.DatastoreCluster(ctx, podName)
+	if err != nil {
+		return err
+	}
+	var spec types.StorageDrsConfigSpec
+	switch {
+	case vmAnti != "":
+		name, list, ok := strings.Cut(vmAnti, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("-vm-anti-affinity %q: want NAME=VM1,VM2", vmAnti)
+		}
+		rule := &types.ClusterAntiAffinityRuleSpec{ClusterRuleInfo: types.ClusterRuleInfo{Name: name, Enabled: types.NewBool(true)}}
+		for _, n := range strings.Split(list, ",") {
+			vm, err := f.VirtualMachine(ctx, n)
+			if err != nil {
+				return err
+			}
+			rule.Vm = append(rule.Vm, vm.Reference())
+		}
+		spec.PodConfigSpec = &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{{
+			ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd}, Info: rule}}}
+	case remove != "":
+		var props mo.StoragePod
+		if err := pod.Properties(ctx, pod.Reference(), []string{podConfigProperty}, &props); err != nil {
+			return err
+		}
+		var key *int32
+		if props.PodStorageDrsEntry != nil {
+			for _, r := range props.PodStorageDrsEntry.StorageDrsConfig.PodConfig.Rule {
+				if info := r.GetClusterRuleInfo(); info.Name == remove {
+					k := info.Key
+					key = &k
+				}
+			}
+		}
+		if key == nil {
+			return fmt.Errorf("pod %s has no rule %q", podName, remove)
+		}
+		spec.PodConfigSpec = &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{{
+			ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationRemove, RemoveKey: *key}}}}
+	default:
+		arg := vmdkAnti + keep
+		vmName, value, ok := strings.Cut(arg, "=")
+		if !ok {
+			return fmt.Errorf("%q: want VM=VALUE", arg)
+		}
+		vm, err := f.VirtualMachine(ctx, vmName)
+		if err != nil {
+			return err
+		}
+		ref := vm.Reference()
+		info := &types.StorageDrsVmConfigInfo{Vm: &ref}
+		if keep != "" {
+			if value != "true" && value != "false" {
+				return fmt.Errorf("-keep-together %q: want VM=true or VM=false", keep)
+			}
+			info.IntraVmAffinity = types.NewBool(value == "true")
+		} else {
+			devices, err := vm.Device(ctx)
+			if err != nil {
+				return err
+			}
+			rule := &types.VirtualDiskAntiAffinityRuleSpec{ClusterRuleInfo: types.ClusterRuleInfo{
+				Name: vmName + "-vmdk-anti-affinity", Enabled: types.NewBool(true)}}
+			for _, n := range strings.Split(value, ",") {
+				d := findDisk(devices, n)
+				if d == nil {
+					return fmt.Errorf("vm %s has no disk %q", vmName, n)
+				}
+				rule.DiskId = append(rule.DiskId, d.Key)
+			}
+			info.IntraVmAntiAffinity = rule
+			// VMDK anti-affinity needs the VM's disks apart, so it cannot keep them together
+			info.IntraVmAffinity = types.NewBool(false)
+		}
+		op := types.ArrayUpdateOperationAdd
+		var current mo.StoragePod
+		if err := pod.Properties(ctx, pod.Reference(), []string{podConfigProperty}, &current); err != nil {
+			return err
+		}
+		if current.PodStorageDrsEntry != nil {
+			for _, v := range current.PodStorageDrsEntry.StorageDrsConfig.VmConfig {
+				if v.Vm != nil && *v.Vm == ref {
+					op = types.ArrayUpdateOperationEdit
+				}
+			}
+		}
+		spec.VmConfigSpec = []types.StorageDrsVmConfigSpec{{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: op}, Info: info}}
+	}
+	task, err := object.NewStorageResourceManager(c.Client).ConfigureStorageDrsForPod(ctx, pod, spec, true)
+	if err != nil {
+		return err
+	}
+	return task.Wait(ctx)
+}

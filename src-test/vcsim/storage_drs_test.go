@@ -1,0 +1,138 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vmware/govmomi/object"
+	"github.com/vmware/govmomi/vim25/mo"
+	"github.com/vmware/govmomi/vim25/types"
+)
+
+func (e *env) podConfig(name string) types.StorageDrsConfigInfo {
+	e.t.Helper()
+	pod, err := e.f.DatastoreCluster(e.ctx, name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var p mo.StoragePod
+	if err := pod.Properties(e.ctx, pod.Reference(), []string{podConfigProperty}, &p); err != nil {
+		e.t.Fatal(err)
+	}
+	if p.PodStorageDrsEntry == nil {
+		e.t.Fatalf("pod %s has no podStorageDrsEntry", name)
+	}
+	return p.PodStorageDrsEntry.StorageDrsConfig
+}
+
+func (e *env) configure(spec types.StorageDrsConfigSpec, modify bool) error {
+	e.t.Helper()
+	pod, err := e.f.DatastoreCluster(e.ctx, "POD0")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	task, err := object.NewStorageResourceManager(e.c.Client).ConfigureStorageDrsForPod(e.ctx, pod, spec, modify)
+	if err != nil {
+		return err
+	}
+	return task.Wait(e.ctx)
+}
+
+func antiAffinity(name string, vms ...types.ManagedObjectReference) types.ClusterRuleSpec {
+	return types.ClusterRuleSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
+		Info: &types.ClusterAntiAffinityRuleSpec{ClusterRuleInfo: types.ClusterRuleInfo{Name: name}, Vm: vms}}
+}
+
+func TestConfigureStorageDrsKeepsRulesAndVmSettings(t *testing.T) {
+	e := start(t, world, Options{})
+	vm1, vm2 := e.vm("vm1").Reference(), e.vm("vm2").Reference()
+	spec := types.StorageDrsConfigSpec{
+		PodConfigSpec: &types.StorageDrsPodConfigSpec{DefaultIntraVmAffinity: types.NewBool(true),
+			Rule: []types.ClusterRuleSpec{antiAffinity("apart", vm1, vm2)}},
+		VmConfigSpec: []types.StorageDrsVmConfigSpec{{
+			ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
+			Info: &types.StorageDrsVmConfigInfo{Vm: &vm1, IntraVmAffinity: types.NewBool(false),
+				IntraVmAntiAffinity: &types.VirtualDiskAntiAffinityRuleSpec{
+					ClusterRuleInfo: types.ClusterRuleInfo{Name: "vm1-disks"}, DiskId: e.diskKeys("vm1")}}}},
+	}
+	if err := e.configure(spec, true); err != nil {
+		t.Fatal(err)
+	}
+	c := e.podConfig("POD0")
+	if len(c.PodConfig.Rule) != 1 {
+		t.Fatalf("want 1 rule, got %d", len(c.PodConfig.Rule))
+	}
+	rule, ok := c.PodConfig.Rule[0].(*types.ClusterAntiAffinityRuleSpec)
+	if !ok || rule.Name != "apart" || len(rule.Vm) != 2 || rule.Key == 0 || rule.Enabled == nil || !*rule.Enabled {
+		t.Fatalf("rule not kept as given: %#v", c.PodConfig.Rule[0])
+	}
+	if len(c.VmConfig) != 1 || *c.VmConfig[0].Vm != vm1 || *c.VmConfig[0].IntraVmAffinity ||
+		len(c.VmConfig[0].IntraVmAntiAffinity.DiskId) != 2 {
+		t.Fatalf("vm config not kept: %#v", c.VmConfig)
+	}
+	if !c.PodConfig.Enabled {
+		t.Fatal("modify=true cleared podConfig.enabled")
+	}
+
+	// a bad spec changes nothing and names the field
+	bad := types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{
+		antiAffinity("second", vm1, vm2), antiAffinity("lonely", vm1)}}}
+	err := e.configure(bad, true)
+	if err == nil || !strings.Contains(err.Error(), "podConfigSpec.rule[1].info.vm") {
+		t.Fatalf("want InvalidArgument podConfigSpec.rule[1].info.vm, got %v", err)
+	}
+	if n := len(e.podConfig("POD0").PodConfig.Rule); n != 1 {
+		t.Fatalf("a refused spec changed the rules: %d", n)
+	}
+
+	// remove by key; edit a VM's settings keeps what it does not set
+	remove := types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{{
+		ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationRemove, RemoveKey: rule.Key}}}},
+		VmConfigSpec: []types.StorageDrsVmConfigSpec{{
+			ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationEdit},
+			Info:            &types.StorageDrsVmConfigInfo{Vm: &vm1, Behavior: "manual"}}}}
+	if err := e.configure(remove, true); err != nil {
+		t.Fatal(err)
+	}
+	c = e.podConfig("POD0")
+	if len(c.PodConfig.Rule) != 0 || c.VmConfig[0].Behavior != "manual" || c.VmConfig[0].IntraVmAntiAffinity == nil {
+		t.Fatalf("after remove and edit: %#v %#v", c.PodConfig.Rule, c.VmConfig)
+	}
+
+	// modify=false: the configuration is the spec, nothing else
+	if err := e.configure(types.StorageDrsConfigSpec{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if c = e.podConfig("POD0"); len(c.VmConfig) != 0 {
+		t.Fatalf("modify=false kept vm settings: %#v", c.VmConfig)
+	}
+}
+
+func TestConfigureStorageDrsRefusesUnknownDisks(t *testing.T) {
+	e := start(t, world, Options{})
+	vm2 := e.vm("vm2").Reference()
+	spec := types.StorageDrsConfigSpec{VmConfigSpec: []types.StorageDrsVmConfigSpec{{
+		ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
+		Info: &types.StorageDrsVmConfigInfo{Vm: &vm2, IntraVmAntiAffinity: &types.VirtualDiskAntiAffinityRuleSpec{
+			DiskId: append(e.diskKeys("vm2"), 999)}}}}}
+	err := e.configure(spec, true)
+	if err == nil || !strings.Contains(err.Error(), "vmConfigSpec[0].info.intraVmAntiAffinity.diskId") {
+		t.Fatalf("want InvalidArgument on diskId, got %v", err)
+	}
+	if c := e.podConfig("POD0"); len(c.VmConfig) != 0 {
+		t.Fatalf("a refused spec changed the vm settings: %#v", c.VmConfig)
+	}
+}
+
+func (e *env) diskKeys(vm string) []int32 {
+	e.t.Helper()
+	devices, err := e.vm(vm).Device(e.ctx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var keys []int32
+	for _, d := range devices.SelectByType((*types.VirtualDisk)(nil)) {
+		keys = append(keys, d.GetVirtualDevice().Key)
+	}
+	return keys
+}
