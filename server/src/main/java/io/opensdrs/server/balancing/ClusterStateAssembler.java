@@ -1,5 +1,7 @@
 package io.opensdrs.server.balancing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.DatastoreState;
@@ -8,6 +10,7 @@ import io.opensdrs.balance.DiskState;
 import io.opensdrs.balance.HostState;
 import io.opensdrs.balance.LatencyPercentiles;
 import io.opensdrs.balance.MaintenanceState;
+import io.opensdrs.balance.Rule;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.VmState;
 import io.opensdrs.model.DatastoreModel;
@@ -21,6 +24,7 @@ import io.opensdrs.server.models.ModelRecord;
 import io.opensdrs.server.stats.WindowPercentiles;
 import io.opensdrs.server.stats.WorkloadMetric;
 import io.opensdrs.server.stats.WorkloadPercentiles;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -60,9 +64,12 @@ public class ClusterStateAssembler {
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
     private final ClusterPolicies policies;
+    private final ObjectMapper json;
     private final ModelRegistry registry = ModelRegistry.withBuiltInModels();
 
-    public ClusterStateAssembler(JdbcTemplate jdbc, WorkloadPercentiles percentiles, DatastoreModels models, ClusterPolicies policies) {
+    public ClusterStateAssembler(JdbcTemplate jdbc, WorkloadPercentiles percentiles, DatastoreModels models, ClusterPolicies policies,
+                                 ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
         this.percentiles = percentiles;
         this.models = models;
@@ -155,14 +162,81 @@ public class ClusterStateAssembler {
                             p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
                             p.map(w -> median(w, WorkloadMetric.IOPS)).orElse(0.0)));
                 }, clusterId);
+        StorageDrsRules vcenterRules = storageDrsRules(clusterId);
+        Map<String, StorageDrsRules.VmRules> vmRules = new LinkedHashMap<>();
+        vcenterRules.vms().forEach(r -> vmRules.put(r.vmId(), r));
         List<VmState> vms = new ArrayList<>();
         vmDisks.forEach((vm, disks) -> {
             String host = vmHost.get(vm);
             vms.add(new VmState(vm, host != null && hostDatastores.containsKey(host) ? host : null,
-                    overrides.getOrDefault(vm, VmOverride.DEFAULT), null, disks));
+                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks));
         });
-        ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, List.of(), settings));
+        List<Rule> rules = rules(vcenterRules, vmDisks);
+        ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings));
         return new Assembled(state, byId, kind, modelSource);
+    }
+
+    /** The pod's rules as the last inventory sync stored them; none for a pod stored before rules were read. */
+    StorageDrsRules storageDrsRules(String clusterId) {
+        String stored = jdbc.queryForObject("SELECT storage_drs_rules_json FROM datastore_cluster WHERE moid = ?",
+                String.class, clusterId);
+        if (stored == null) {
+            return StorageDrsRules.NONE;
+        }
+        try {
+            return json.readValue(stored, StorageDrsRules.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored Storage DRS rules of " + clusterId + " are unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A VM's own keep-together setting, or null for the cluster's default (the product's setting,
+     * {@code keepVmdksTogether}). A VMDK anti-affinity rule keeps the VM's disks apart, so vCenter
+     * turns keep-together off with it; an enabled one here does the same.
+     */
+    static Boolean keepTogether(StorageDrsRules.VmRules r) {
+        if (r == null) {
+            return null;
+        }
+        if (r.vmdkAntiAffinity() != null && r.vmdkAntiAffinity().enabled()) {
+            return false;
+        }
+        return r.keepTogether();
+    }
+
+    /**
+     * vCenter's enabled anti-affinity rules over what this cluster holds: a rule's VMs or disks
+     * outside the cluster constrain nothing here, and a rule left with fewer than two is dropped.
+     */
+    static List<Rule> rules(StorageDrsRules vcenter, Map<String, List<DiskState>> vmDisks) {
+        List<Rule> rules = new ArrayList<>();
+        for (StorageDrsRules.VmAntiAffinity r : vcenter.vmAntiAffinity()) {
+            Set<String> members = new LinkedHashSet<>(r.vmIds());
+            members.retainAll(vmDisks.keySet());
+            if (r.enabled() && members.size() >= 2) {
+                rules.add(new Rule.VmAntiAffinity(r.name(), members));
+            }
+        }
+        for (StorageDrsRules.VmRules v : vcenter.vms()) {
+            StorageDrsRules.VmdkAntiAffinity a = v.vmdkAntiAffinity();
+            if (a == null || !a.enabled() || !vmDisks.containsKey(v.vmId())) {
+                continue;
+            }
+            Set<String> held = new LinkedHashSet<>();
+            vmDisks.get(v.vmId()).forEach(d -> held.add(d.id()));
+            Set<String> disks = new LinkedHashSet<>();
+            for (int key : a.diskKeys()) {
+                String id = WorkloadPercentiles.diskId(v.vmId(), key);
+                if (held.contains(id)) {
+                    disks.add(id);
+                }
+            }
+            if (disks.size() >= 2) {
+                rules.add(new Rule.VmdkAntiAffinity(a.name(), v.vmId(), disks));
+            }
+        }
+        return rules;
     }
 
     /** OpenSDRS's own maintenance request wins; otherwise vCenter's datastore maintenance mode. */

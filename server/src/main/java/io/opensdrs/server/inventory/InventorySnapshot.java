@@ -1,5 +1,7 @@
 package io.opensdrs.server.inventory;
 
+import io.opensdrs.server.vsphere.StorageDrsRules;
+
 import java.util.List;
 
 /** The vCenter inventory the server needs, at one version (see {@link VCenterInventorySource}). */
@@ -17,8 +19,15 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
     public record DatacenterInfo(String moid, String name) {
     }
 
-    /** A datastore cluster: a StoragePod in vim25. */
-    public record StoragePodInfo(String moid, String name, String datacenterMoid) {
+    /** A datastore cluster: a StoragePod in vim25, with its Storage DRS rules. */
+    public record StoragePodInfo(String moid, String name, String datacenterMoid, StorageDrsRules rules) {
+        public StoragePodInfo {
+            rules = rules == null ? StorageDrsRules.NONE : rules;
+        }
+
+        public StoragePodInfo(String moid, String name, String datacenterMoid) {
+            this(moid, name, datacenterMoid, StorageDrsRules.NONE);
+        }
     }
 
     /**

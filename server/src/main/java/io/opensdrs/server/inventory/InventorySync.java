@@ -1,5 +1,7 @@
 package io.opensdrs.server.inventory;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
@@ -36,12 +38,14 @@ public class InventorySync {
     private final ObjectProvider<VCenterInventorySource> source;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
+    private final ObjectMapper json;
     private final Duration fullSyncInterval;
     private final Timer fullTimer;
     private final Timer incrementalTimer;
 
     public InventorySync(ObjectProvider<VCenterInventorySource> source, JdbcTemplate jdbc, TransactionTemplate tx,
-                         io.opensdrs.server.SdrsProperties properties, MeterRegistry meters) {
+                         io.opensdrs.server.SdrsProperties properties, MeterRegistry meters, ObjectMapper json) {
+        this.json = json;
         this.source = source;
         this.jdbc = jdbc;
         this.tx = tx;
@@ -139,7 +143,14 @@ public class InventorySync {
 
     private void upsert(InventorySnapshot.StoragePodInfo p) {
         jdbc.update("DELETE FROM datastore_cluster WHERE moid = ?", p.moid());
-        jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid) VALUES (?, ?, ?)", p.moid(), p.name(), p.datacenterMoid());
+        String rules;
+        try {
+            rules = json.writeValueAsString(p.rules());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("storage DRS rules of " + p.moid() + " cannot be written: " + e.getMessage(), e);
+        }
+        jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
+                p.moid(), p.name(), p.datacenterMoid(), rules);
     }
 
     private void upsert(InventorySnapshot.DatastoreInfo d) {

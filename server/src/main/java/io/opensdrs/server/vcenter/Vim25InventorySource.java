@@ -125,7 +125,7 @@ public class Vim25InventorySource implements VCenterInventorySource {
         List<InventorySnapshot.DatacenterInfo> dcs = v.datacenters().stream()
                 .map(d -> new InventorySnapshot.DatacenterInfo(d.id(), d.name())).toList();
         List<InventorySnapshot.StoragePodInfo> pods = v.storagePods().stream()
-                .map(p -> new InventorySnapshot.StoragePodInfo(p.id(), p.name(), dcOf.apply(p.datastoreIds()))).toList();
+                .map(p -> new InventorySnapshot.StoragePodInfo(p.id(), p.name(), dcOf.apply(p.datastoreIds()), p.rules())).toList();
         List<InventorySnapshot.DatastoreInfo> dss = v.datastores().stream()
                 .map(d -> new InventorySnapshot.DatastoreInfo(d.id(), d.name(), d.url(), dcOf.apply(List.of(d.id())),
                         d.storagePodId(), d.capacityBytes(), d.freeBytes(), d.accessible(),

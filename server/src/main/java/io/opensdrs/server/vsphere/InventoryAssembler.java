@@ -23,6 +23,9 @@ import java.util.Map;
 final class InventoryAssembler {
     static final List<String> TYPES = List.of("Datacenter", "StoragePod", "Datastore", "HostSystem", "VirtualMachine");
 
+    /** The pod's Storage DRS settings and rules (PodStorageDrsEntry.storageDrsConfig). */
+    static final String STORAGE_DRS_CONFIG = "podStorageDrsEntry.storageDrsConfig";
+
     private final Map<ManagedObjectReference, Map<String, Object>> objects = new LinkedHashMap<>();
 
     /** The filter over a recursive container view of the root folder, with every property we read. */
@@ -32,7 +35,7 @@ final class InventoryAssembler {
         os.selectSet.add(new TraversalSpec("view", "ContainerView", "view"));
         spec.objectSet.add(os);
         spec.propSet.add(new PropertySpec("Datacenter", List.of("name", "datastore")));
-        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary")));
+        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary", STORAGE_DRS_CONFIG)));
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
@@ -102,7 +105,7 @@ final class InventoryAssembler {
                         free = s.freeSpace;
                     }
                     pods.add(new InventorySnapshot.StoragePod(ref.value(), name,
-                            ids(p.get("childEntity"), "Datastore"), cap, free));
+                            ids(p.get("childEntity"), "Datastore"), cap, free, rules(p.get(STORAGE_DRS_CONFIG))));
                 }
                 case "Datastore" -> {
                     InventoryTypes.DatastoreSummary s = p.get("summary") instanceof InventoryTypes.DatastoreSummary ds
@@ -144,6 +147,38 @@ final class InventoryAssembler {
             }
         }
         return new InventorySnapshot.Vm(ref.value(), name, host, ids(p.get("datastore"), "Datastore"), disks);
+    }
+
+    /** vCenter's rules as Storage DRS applies them; a rule without a name is named after its key. */
+    static StorageDrsRules rules(Object val) {
+        if (!(val instanceof InventoryTypes.StorageDrsConfigInfo config)) {
+            return StorageDrsRules.NONE;
+        }
+        List<StorageDrsRules.VmAntiAffinity> vmRules = new ArrayList<>();
+        Boolean defaultKeepTogether = null;
+        if (config.podConfig != null) {
+            defaultKeepTogether = config.podConfig.defaultIntraVmAffinity;
+            for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
+                if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec anti) {
+                    vmRules.add(new StorageDrsRules.VmAntiAffinity(ruleName(anti), !Boolean.FALSE.equals(anti.enabled),
+                            anti.vm.stream().map(ManagedObjectReference::value).toList()));
+                }
+            }
+        }
+        List<StorageDrsRules.VmRules> vms = new ArrayList<>();
+        for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
+            if (v.vm == null) {
+                continue;
+            }
+            InventoryTypes.VirtualDiskAntiAffinityRuleSpec a = v.intraVmAntiAffinity;
+            vms.add(new StorageDrsRules.VmRules(v.vm.value(), v.intraVmAffinity, a == null ? null
+                    : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId)));
+        }
+        return new StorageDrsRules(defaultKeepTogether, vmRules, vms);
+    }
+
+    private static String ruleName(InventoryTypes.ClusterRuleInfo r) {
+        return r.name != null && !r.name.isBlank() ? r.name : "rule-" + r.key;
     }
 
     private static List<String> ids(Object val, String type) {

@@ -47,9 +47,15 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
     }
 
     /** A datastore cluster; its datastores are the StoragePod's children. */
-    public record StoragePod(String id, String name, List<String> datastoreIds, long capacityBytes, long freeBytes) {
+    public record StoragePod(String id, String name, List<String> datastoreIds, long capacityBytes, long freeBytes,
+                             StorageDrsRules rules) {
         public StoragePod {
             datastoreIds = List.copyOf(datastoreIds);
+            rules = rules == null ? StorageDrsRules.NONE : rules;
+        }
+
+        public StoragePod(String id, String name, List<String> datastoreIds, long capacityBytes, long freeBytes) {
+            this(id, name, datastoreIds, capacityBytes, freeBytes, StorageDrsRules.NONE);
         }
     }
 

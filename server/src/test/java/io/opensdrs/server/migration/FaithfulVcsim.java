@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Our simulator (src-test/vcsim, faithful storage vMotion), built if missing, and govc reads against it. */
-final class FaithfulVcsim {
+public final class FaithfulVcsim {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private FaithfulVcsim() {
     }
 
-    static Path binary() throws IOException, InterruptedException {
+    public static Path binary() throws IOException, InterruptedException {
         Path root = GoTool.repositoryRoot();
         Path exe = root.resolve("src-test/vcsim/target/vcsim");
         if (!Files.isExecutable(exe)) {
@@ -33,7 +33,7 @@ final class FaithfulVcsim {
     }
 
     /** Starts it on a world file written under target/. */
-    static VcsimProcess start(String worldJson, String name, String... flags) throws IOException, InterruptedException {
+    public static VcsimProcess start(String worldJson, String name, String... flags) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(Path.of("target", "vcsim-worlds"));
         Path world = dir.resolve(name + ".json");
         Files.writeString(world, worldJson);
@@ -44,7 +44,7 @@ final class FaithfulVcsim {
     }
 
     /** "[ds2] vm1/disk1.vmdk" of the disk with this key. */
-    static String diskFile(VcsimProcess vcsim, String vm, int key) throws Exception {
+    public static String diskFile(VcsimProcess vcsim, String vm, int key) throws Exception {
         for (JsonNode d : JSON.readTree(vcsim.govc("device.info", "-json", "-vm", vm, "disk-*")).get("devices")) {
             if (d.get("key").asInt() == key) {
                 return d.at("/backing/fileName").asText();
@@ -53,7 +53,7 @@ final class FaithfulVcsim {
         throw new AssertionError("no disk " + key + " on " + vm);
     }
 
-    static List<Integer> diskKeys(VcsimProcess vcsim, String vm) throws Exception {
+    public static List<Integer> diskKeys(VcsimProcess vcsim, String vm) throws Exception {
         List<Integer> keys = new ArrayList<>();
         for (JsonNode d : JSON.readTree(vcsim.govc("device.info", "-json", "-vm", vm, "disk-*")).get("devices")) {
             keys.add(d.get("key").asInt());
@@ -61,15 +61,15 @@ final class FaithfulVcsim {
         return keys;
     }
 
-    static long freeSpace(VcsimProcess vcsim, String ds) throws Exception {
+    public static long freeSpace(VcsimProcess vcsim, String ds) throws Exception {
         return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/freeSpace").asLong();
     }
 
-    static String url(VcsimProcess vcsim, String ds) throws Exception {
+    public static String url(VcsimProcess vcsim, String ds) throws Exception {
         return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/url").asText();
     }
 
-    static String moid(VcsimProcess vcsim, String type, String name) throws Exception {
+    public static String moid(VcsimProcess vcsim, String type, String name) throws Exception {
         String ref = vcsim.govc("find", "-i", "/", "-type", type, "-name", name).strip();
         if (ref.isEmpty() || ref.contains("\n")) {
             throw new AssertionError("govc find " + type + " " + name + ": " + ref);
@@ -78,7 +78,7 @@ final class FaithfulVcsim {
     }
 
     /** How many RelocateVM tasks the simulator's task history holds for a VM. */
-    static long relocationTasks(VcsimProcess vcsim, String vmMoid) throws Exception {
+    public static long relocationTasks(VcsimProcess vcsim, String vmMoid) throws Exception {
         long n = 0;
         for (JsonNode t : JSON.readTree(vcsim.govc("tasks", "-json", "-n", "1000")).get("tasks")) {
             if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate") && vmMoid.equals(t.at("/entity/value").asText())) {
@@ -86,5 +86,25 @@ final class FaithfulVcsim {
             }
         }
         return n;
+    }
+
+    /** Runs {@code vcsim sdrs-rule ARGS} (the pod's Storage DRS rules; govc has no command for them) against this simulator. */
+    public static String sdrsRule(VcsimProcess vcsim, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(binary().toString(), "sdrs-rule"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        java.net.URI u = vcsim.sdkUrl();
+        pb.environment().put("GOVC_URL", u.getScheme() + "://" + vcsim.user() + ":" + vcsim.password() + "@" + u.getHost() + ":"
+                + u.getPort() + u.getPath());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("vcsim sdrs-rule " + String.join(" ", args) + " timed out");
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException("vcsim sdrs-rule " + String.join(" ", args) + " exited " + p.exitValue() + ": " + out);
+        }
+        return out;
     }
 }

@@ -119,4 +119,50 @@ public final class InventoryTypes {
         @XmlElement(name = "VirtualDevice")
         public List<VirtualDevice> items = new ArrayList<>();
     }
+
+    /** StoragePod.podStorageDrsEntry.storageDrsConfig: the pod's Storage DRS settings and rules. */
+    @XmlType(name = "StorageDrsConfigInfo")
+    public static class StorageDrsConfigInfo {
+        public StorageDrsPodConfigInfo podConfig;
+        public List<StorageDrsVmConfigInfo> vmConfig = new ArrayList<>();
+    }
+
+    @XmlType(name = "StorageDrsPodConfigInfo")
+    public static class StorageDrsPodConfigInfo {
+        public boolean enabled;
+        public boolean ioLoadBalanceEnabled;
+        public String defaultVmBehavior;
+        public Integer loadBalanceInterval;
+        public Boolean defaultIntraVmAffinity;
+        /** Inter-VM rules; Storage DRS keeps VM anti-affinity rules ({@link ClusterAntiAffinityRuleSpec}). */
+        public List<ClusterRuleInfo> rule = new ArrayList<>();
+    }
+
+    /** A VM's own Storage DRS settings: keep its VMDKs together, its VMDK anti-affinity rule. */
+    @XmlType(name = "StorageDrsVmConfigInfo")
+    public static class StorageDrsVmConfigInfo {
+        public ManagedObjectReference vm;
+        public Boolean enabled;
+        public String behavior;
+        public Boolean intraVmAffinity;
+        public VirtualDiskAntiAffinityRuleSpec intraVmAntiAffinity;
+    }
+
+    @XmlType(name = "ClusterRuleInfo")
+    @XmlSeeAlso({ClusterAntiAffinityRuleSpec.class, VirtualDiskAntiAffinityRuleSpec.class})
+    public static class ClusterRuleInfo {
+        public Integer key;
+        public Boolean enabled;
+        public String name;
+    }
+
+    @XmlType(name = "ClusterAntiAffinityRuleSpec")
+    public static class ClusterAntiAffinityRuleSpec extends ClusterRuleInfo {
+        public List<ManagedObjectReference> vm = new ArrayList<>();
+    }
+
+    @XmlType(name = "VirtualDiskAntiAffinityRuleSpec")
+    public static class VirtualDiskAntiAffinityRuleSpec extends ClusterRuleInfo {
+        public List<Integer> diskId = new ArrayList<>();
+    }
 }

@@ -67,7 +67,7 @@ final class VimSoapTransport {
                     InventoryTypes.ServiceContent.class, InventoryTypes.UserSession.class,
                     InventoryTypes.DatastoreSummary.class, InventoryTypes.StoragePodSummary.class,
                     InventoryTypes.ArrayOfVirtualDevice.class, InventoryTypes.VirtualDisk.class,
-                    InventoryTypes.VirtualDiskFlatVer2BackingInfo.class,
+                    InventoryTypes.VirtualDiskFlatVer2BackingInfo.class, InventoryTypes.StorageDrsConfigInfo.class,
                     TaskTypes.TaskInfo.class, TaskTypes.VirtualMachineRelocateSpec.class,
                     ExtensionTypes.Extension.class,
                     VimRequests.ThisOnly.class, VimRequests.Login.class, VimRequests.RetrievePropertiesEx.class,

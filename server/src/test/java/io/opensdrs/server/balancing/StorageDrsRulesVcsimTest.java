@@ -1,0 +1,158 @@
+package io.opensdrs.server.balancing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.Rule;
+import io.opensdrs.balance.VmState;
+import io.opensdrs.server.AdminApi;
+import io.opensdrs.server.inventory.InventorySync;
+import io.opensdrs.server.migration.FaithfulVcsim;
+import io.opensdrs.server.vsphere.VcsimProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpMethod;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Storage DRS rules set in vCenter (our simulator's ConfigureStorageDrsForPod_Task, through
+ * {@code vcsim sdrs-rule}; what vCenter then holds is read back with govc) reach the balancing
+ * engine through the inventory sync, and a maintenance evacuation keeps them.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sdrs.grpc.port=0",
+        "sdrs.security.users[0].name=admin",
+        "sdrs.security.users[0].password=test-secret",
+        "sdrs.inventory.incremental-interval=PT1H",
+        "sdrs.models.refresh-interval=PT1H",
+        "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.balancing.maintenance-check-interval=PT1H",
+        "sdrs.plugin.register=false",
+        "sdrs.vcenter.timeout=PT20S",
+})
+class StorageDrsRulesVcsimTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static VcsimProcess vcsim;
+
+    /** ds1 holds everything; a and b share it against their rule, pair's two disks too. */
+    static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
+            + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
+            + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
+            + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"pair\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}]}";
+
+    @DynamicPropertySource
+    static void vcenter(DynamicPropertyRegistry r) throws Exception {
+        vcsim = FaithfulVcsim.start(WORLD, "sdrs-rules", "-username", "sdrs", "-password", "sdrs-pass");
+        Path dir = Files.createTempDirectory("sdrs-rules-");
+        Path passwordFile = dir.resolve("vcenter-password");
+        Files.writeString(passwordFile, "sdrs-pass");
+        r.add("sdrs.data-dir", dir::toString);
+        r.add("sdrs.vcenter.url", () -> vcsim.sdkUrl().toString());
+        r.add("sdrs.vcenter.user", () -> "sdrs");
+        r.add("sdrs.vcenter.password-file", passwordFile::toString);
+        r.add("sdrs.vcenter.insecure", () -> "true");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (vcsim != null) {
+            vcsim.close();
+        }
+    }
+
+    @Autowired InventorySync sync;
+    @Autowired ClusterStateAssembler assembler;
+    @Autowired TestRestTemplate rest;
+    @Autowired JdbcTemplate jdbc;
+
+    String podId() {
+        return jdbc.queryForObject("SELECT moid FROM datastore_cluster WHERE name = 'POD0'", String.class);
+    }
+
+    void fullSync() {
+        try {
+            sync.fullSync();
+        } catch (RuntimeException startupSyncRacing) {
+            sync.fullSync();
+        }
+    }
+
+    @Test
+    void rulesSetInVCenterAreReadAndKeptByMaintenanceEvacuation() throws Exception {
+        String a = FaithfulVcsim.moid(vcsim, "m", "a");
+        String b = FaithfulVcsim.moid(vcsim, "m", "b");
+        String pair = FaithfulVcsim.moid(vcsim, "m", "pair");
+        List<Integer> pairKeys = FaithfulVcsim.diskKeys(vcsim, "pair");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-anti-affinity", "apart=a,b")).contains("OK");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vmdk-anti-affinity", "pair=disk1,disk2")).contains("OK");
+
+        // what vCenter holds, read from outside
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        JsonNode config = JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"));
+        JsonNode held = config.at("/0/val");
+        assertThat(held.at("/podConfig/rule/0/name").asText()).isEqualTo("apart");
+        assertThat(List.of(held.at("/podConfig/rule/0/vm/0/value").asText(), held.at("/podConfig/rule/0/vm/1/value").asText()))
+                .containsExactlyInAnyOrder(a, b);
+        assertThat(held.at("/vmConfig/0/vm/value").asText()).isEqualTo(pair);
+        assertThat(List.of(held.at("/vmConfig/0/intraVmAntiAffinity/diskId/0").asInt(),
+                held.at("/vmConfig/0/intraVmAntiAffinity/diskId/1").asInt())).containsExactlyElementsOf(pairKeys);
+
+        fullSync();
+        ClusterState state = assembler.assemble(podId()).state();
+        assertThat(state.rules()).containsExactlyInAnyOrder(
+                new Rule.VmAntiAffinity("apart", Set.of(a, b)),
+                new Rule.VmdkAntiAffinity("pair-vmdk-anti-affinity", pair,
+                        Set.of(pair + "/" + pairKeys.get(0), pair + "/" + pairKeys.get(1))));
+        VmState pairState = state.vms().stream().filter(v -> v.id().equals(pair)).findFirst().orElseThrow();
+        assertThat(pairState.keepTogether()).isFalse(); // VMDK anti-affinity turns keep-together off, as vCenter does
+
+        // ds3 goes into maintenance (empty: at once), then ds1 is evacuated onto ds2 alone: a and b
+        // cannot both go, nor can pair's two disks; what cannot move is a fault naming the rule
+        JsonNode ds3 = new AdminApi(rest).call(HttpMethod.POST, "/api/v1/datastores/ds3/maintenance",
+                Map.of("enter", true, "ignoreAffinity", false), 200);
+        assertThat(ds3.get("recommendationIds")).isEmpty();
+        JsonNode m = new AdminApi(rest).call(HttpMethod.POST, "/api/v1/datastores/ds1/maintenance",
+                Map.of("enter", true, "ignoreAffinity", false), 200);
+        Map<String, String> destinationOf = new HashMap<>();
+        for (JsonNode id : m.get("recommendationIds")) {
+            JsonNode e = new AdminApi(rest).call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong() + "/explanation", null, 200);
+            for (JsonNode disk : e.get("diskIds")) {
+                destinationOf.put(disk.asText(), e.get("destinationDatastoreId").asText());
+            }
+        }
+        System.out.println("storage DRS rules: evacuation of ds1 " + destinationOf + ", faults " + m.get("faults"));
+        String aDisk = a + "/" + FaithfulVcsim.diskKeys(vcsim, "a").get(0);
+        String bDisk = b + "/" + FaithfulVcsim.diskKeys(vcsim, "b").get(0);
+        assertThat(destinationOf.keySet()).as("one of a, b moves").containsAnyOf(aDisk, bDisk);
+        assertThat(destinationOf.keySet()).as("not both of a, b").doesNotContain(destinationOf.containsKey(aDisk) ? bDisk : aDisk);
+        assertThat(destinationOf.keySet()).as("one of pair's disks moves, not both")
+                .containsAnyOf(pair + "/" + pairKeys.get(0), pair + "/" + pairKeys.get(1))
+                .doesNotContain(destinationOf.containsKey(pair + "/" + pairKeys.get(0))
+                        ? pair + "/" + pairKeys.get(1) : pair + "/" + pairKeys.get(0));
+        assertThat(m.get("faults")).hasSize(2);
+        assertThat(m.get("faults").toString()).contains("apart", "pair-vmdk-anti-affinity");
+
+        // a rule removed in vCenter is gone at the next sync
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-remove-rule", "apart")).contains("OK");
+        fullSync();
+        assertThat(assembler.assemble(podId()).state().rules()).noneMatch(r -> r.name().equals("apart"));
+    }
+}
