@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * The Storage DRS rules a move must still respect when it is about to be issued (affinity,
- * anti-affinity, ...). The balancing engine implements this; until it does, {@link #NONE}
- * answers that no rule is violated.
+ * anti-affinity, ...): {@link InventoryPlacementRules}, the rules vCenter holds. {@link #NONE}
+ * answers that no rule is violated (an applier without the server's rules).
  */
 public interface PlacementRules {
 
