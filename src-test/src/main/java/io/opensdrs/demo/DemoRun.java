@@ -47,10 +47,26 @@ public final class DemoRun {
     private final PrintStream out;
     private final long startedNanos = System.nanoTime();
 
+    private final String modelKind;
+
     public DemoRun(Scenario scenario, LocalLoop.Settings settings, PrintStream out) {
+        this(scenario, settings, out, null);
+    }
+
+    private DemoRun(Scenario scenario, LocalLoop.Settings settings, PrintStream out, String modelKind) {
         this.scenario = scenario;
         this.settings = settings;
         this.out = out;
+        this.modelKind = modelKind;
+    }
+
+    /**
+     * The same run with every cluster's model kind set (its {@code modelKind} setting) before Storage
+     * DRS runs, instead of {@code auto}: auto picks the kind with the lowest held-out error at that
+     * moment, which varies from run to run.
+     */
+    public DemoRun withModelKind(String kind) {
+        return new DemoRun(scenario, settings, out, kind);
     }
 
     /** The outcome: the two measurements and whether the worst p90 fell. */
@@ -80,6 +96,9 @@ public final class DemoRun {
             MeasuredLatency.record(loop.world(), LocalLoop.WINDOWS_TO_FILL_STATS - MEASURE_WINDOWS, this::say);
             Map<String, DatastoreLatency> before = MeasuredLatency.record(loop.world(), MEASURE_WINDOWS, this::say);
             printMeasurement("before", before);
+            if (modelKind != null) {
+                pinModelKind(loop, modelKind);
+            }
             step("running Storage DRS now on every datastore cluster");
             List<Long> recommendations = runNowAndApply(loop);
             step("following the storage vMotions");
@@ -224,6 +243,18 @@ public final class DemoRun {
         for (DatastoreLatency d : m.values()) {
             out.printf("%s  %-14s %6d %10d %10s %10s%n", " ".repeat(label.length()), d.datastore(), d.disks(),
                     d.ios(), ms(d.p50Ms()), ms(d.p90Ms()));
+        }
+    }
+
+    private void pinModelKind(LocalLoop loop, String kind) throws Exception {
+        ServerApi api = loop.api();
+        for (JsonNode cluster : api.get("/api/v1/clusters")) {
+            String id = cluster.path("id").asText();
+            com.fasterxml.jackson.databind.node.ObjectNode s = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    api.get("/api/v1/clusters/" + id + "/settings");
+            s.put("modelKind", kind);
+            api.put("/api/v1/clusters/" + id + "/settings", s);
+            say("cluster " + cluster.path("name").asText() + ": model kind set to " + kind);
         }
     }
 
