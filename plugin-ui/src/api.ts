@@ -1,7 +1,7 @@
 /**
  * Typed client of the OpenSDRS server's REST API (server/src/main/java/io/opensdrs/server/api).
  * Paths match the server's controllers. Endpoints the server does not have yet (the balancing
- * engine's apply/dismiss/run-now, maintenance mode, rules, overrides, planner) answer 404; the
+ * engine's apply/dismiss/run-now, maintenance mode, planner, per-VM override writes) answer 404; the
  * client turns that into {@link NotAvailableError} so pages show "not available on this server"
  * instead of inventing data.
  */
@@ -248,8 +248,9 @@ export interface RuleView {
 export interface VmOverrideView {
   vm: string;
   vmName?: string;
-  automationLevel: 'default' | 'manual' | 'automated' | 'disabled' | string;
+  automationLevel: 'default' | 'manual' | 'automated' | 'excluded' | string;
   keepVmdksTogether?: boolean | null;
+  serviceClass?: string | null;
 }
 
 export interface PlanRequest {
@@ -401,13 +402,16 @@ export class ApiClient {
     return this.send('POST', `/api/v1/datastores/${enc(datastore)}/maintenance`, { enter, ignoreAffinity }, true);
   }
 
-  // ------------------------------------------------------------ not on the server yet (→ NotAvailableError)
+  /** The cluster's Storage DRS rules as vCenter holds them (ClustersController.rules). */
   rules(clusterId: string): Promise<RuleView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/rules`, true);
   }
+  /** Per-VM automation (this server) and keep-together (vCenter) overrides (ClustersController.vmOverrides). */
   vmOverrides(clusterId: string): Promise<VmOverrideView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/vm-overrides`, true);
   }
+
+  // ------------------------------------------------------------ not on the server yet (→ NotAvailableError)
   putVmOverride(clusterId: string, o: VmOverrideView): Promise<VmOverrideView> {
     return this.send('PUT', `/api/v1/clusters/${enc(clusterId)}/vm-overrides/${enc(o.vm)}`, o, true);
   }

@@ -23,6 +23,23 @@ public final class ApiViews {
                                List<SettingsRequest.ServiceClassEntry> serviceClasses) {
     }
 
+    /**
+     * A Storage DRS rule as vCenter holds it: {@code vmAntiAffinity} (members: VM names),
+     * {@code vmdkAntiAffinity} (members: the VM's disk files) or {@code intraVmAffinity} (a VM's own
+     * keep-VMDKs-together setting; enabled = kept together).
+     */
+    public record RuleView(String id, String kind, String name, boolean enabled, List<String> members) {
+    }
+
+    /**
+     * A VM's Storage DRS overrides: its automation level in this product ({@code default},
+     * {@code manual}, {@code automated}, {@code excluded}) and vCenter's keep-together setting (null:
+     * the cluster's default).
+     */
+    public record VmOverrideView(String vm, String vmName, String automationLevel, Boolean keepVmdksTogether,
+                                 String serviceClass) {
+    }
+
     /** Space of a datastore; utilisation in percent of capacity. */
     public record SpaceView(long capacityBytes, long freeBytes, double utilizationPct) {
     }

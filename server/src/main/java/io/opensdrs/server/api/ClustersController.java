@@ -1,9 +1,11 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.server.balancing.ClusterPolicies;
+import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -21,6 +23,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,9 +39,11 @@ public class ClustersController {
     private final DatastoreModels models;
     private final JdbcTemplate jdbc;
     private final ClusterPolicies policies;
+    private final ClusterStateAssembler assembler;
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
-                              JdbcTemplate jdbc, ClusterPolicies policies) {
+                              JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler) {
+        this.assembler = assembler;
         this.policies = policies;
         this.queries = queries;
         this.settingsRepository = settingsRepository;
@@ -54,6 +60,69 @@ public class ClustersController {
     @GetMapping("/{clusterId}")
     public ApiViews.ClusterView get(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         return view(queries.cluster(clusterId));
+    }
+
+    @GetMapping("/{clusterId}/rules")
+    @Operation(summary = "The cluster's Storage DRS rules, as vCenter holds them (read by the inventory sync)")
+    public List<ApiViews.RuleView> rules(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        queries.cluster(clusterId);
+        StorageDrsRules rules = assembler.storageDrsRules(clusterId);
+        Map<String, String> vmNames = vmNames();
+        List<ApiViews.RuleView> out = new ArrayList<>();
+        for (StorageDrsRules.VmAntiAffinity r : rules.vmAntiAffinity()) {
+            out.add(new ApiViews.RuleView("vmAntiAffinity:" + r.name(), "vmAntiAffinity", r.name(), r.enabled(),
+                    r.vmIds().stream().map(v -> vmNames.getOrDefault(v, v)).toList()));
+        }
+        for (StorageDrsRules.VmRules v : rules.vms()) {
+            String vm = vmNames.getOrDefault(v.vmId(), v.vmId());
+            StorageDrsRules.VmdkAntiAffinity a = v.vmdkAntiAffinity();
+            if (a != null) {
+                Map<Integer, String> files = diskFiles(v.vmId());
+                out.add(new ApiViews.RuleView("vmdkAntiAffinity:" + v.vmId(), "vmdkAntiAffinity", a.name(), a.enabled(),
+                        a.diskKeys().stream().map(k -> files.getOrDefault(k, vm + " disk " + k)).toList()));
+            }
+            if (v.keepTogether() != null) {
+                out.add(new ApiViews.RuleView("intraVmAffinity:" + v.vmId(), "intraVmAffinity", "keep VMDKs together: " + vm,
+                        v.keepTogether(), List.of(vm)));
+            }
+        }
+        return out;
+    }
+
+    @GetMapping("/{clusterId}/vm-overrides")
+    @Operation(summary = "Per-VM automation overrides (this product) and keep-together settings (vCenter)")
+    public List<ApiViews.VmOverrideView> vmOverrides(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        queries.cluster(clusterId);
+        Map<String, String> vmNames = vmNames();
+        Map<String, Boolean> keep = new LinkedHashMap<>();
+        assembler.storageDrsRules(clusterId).vms().forEach(v -> {
+            if (v.keepTogether() != null) {
+                keep.put(v.vmId(), v.keepTogether());
+            }
+        });
+        List<ApiViews.VmOverrideView> out = new ArrayList<>();
+        for (SettingsRequest.VmOverrideEntry o : policies.overrides(clusterId)) {
+            out.add(new ApiViews.VmOverrideView(o.vmId(), vmNames.get(o.vmId()), o.behavior(), keep.remove(o.vmId()), o.serviceClass()));
+        }
+        keep.forEach((vm, k) -> out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", k, null)));
+        return out;
+    }
+
+    private Map<String, String> vmNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        jdbc.query("SELECT moid, name FROM vm", rs -> {
+            names.put(rs.getString(1), rs.getString(2));
+        });
+        return names;
+    }
+
+    private Map<Integer, String> diskFiles(String vmId) {
+        Map<Integer, String> files = new LinkedHashMap<>();
+        jdbc.query("SELECT disk_key, file_name FROM virtual_disk WHERE vm_moid = ?", rs -> {
+            files.put(rs.getInt(1), rs.getString(2));
+        }, vmId);
+        return files;
     }
 
     @GetMapping("/{clusterId}/settings")

@@ -177,7 +177,7 @@ public class ClusterStateAssembler {
     }
 
     /** The pod's rules as the last inventory sync stored them; none for a pod stored before rules were read. */
-    StorageDrsRules storageDrsRules(String clusterId) {
+    public StorageDrsRules storageDrsRules(String clusterId) {
         String stored = jdbc.queryForObject("SELECT storage_drs_rules_json FROM datastore_cluster WHERE moid = ?",
                 String.class, clusterId);
         if (stored == null) {

@@ -124,6 +124,22 @@ class StorageDrsRulesVcsimTest {
         VmState pairState = state.vms().stream().filter(v -> v.id().equals(pair)).findFirst().orElseThrow();
         assertThat(pairState.keepTogether()).isFalse(); // VMDK anti-affinity turns keep-together off, as vCenter does
 
+        // the REST API (the plugin's Rules page) shows them as vCenter holds them
+        JsonNode shown = new AdminApi(rest).call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/rules", null, 200);
+        Map<String, JsonNode> byKind = new HashMap<>();
+        shown.forEach(r -> byKind.put(r.get("kind").asText(), r));
+        assertThat(byKind.keySet()).containsExactlyInAnyOrder("vmAntiAffinity", "vmdkAntiAffinity", "intraVmAffinity");
+        assertThat(byKind.get("vmAntiAffinity").get("name").asText()).isEqualTo("apart");
+        assertThat(byKind.get("vmAntiAffinity").get("members").toString()).contains("\"a\"", "\"b\"");
+        assertThat(byKind.get("vmdkAntiAffinity").get("members").toString()).contains("pair/disk1.vmdk", "pair/disk2.vmdk");
+        assertThat(byKind.get("intraVmAffinity").get("enabled").asBoolean()).isFalse();
+        JsonNode overrides = new AdminApi(rest).call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200);
+        assertThat(overrides).hasSize(1);
+        assertThat(overrides.get(0).get("vmName").asText()).isEqualTo("pair");
+        assertThat(overrides.get(0).get("automationLevel").asText()).isEqualTo("default");
+        assertThat(overrides.get(0).get("keepVmdksTogether").asBoolean()).isFalse();
+        new AdminApi(rest).call(HttpMethod.GET, "/api/v1/clusters/group-p999/rules", null, 404);
+
         // ds3 goes into maintenance (empty: at once), then ds1 is evacuated onto ds2 alone: a and b
         // cannot both go, nor can pair's two disks; what cannot move is a fault naming the rule
         JsonNode ds3 = new AdminApi(rest).call(HttpMethod.POST, "/api/v1/datastores/ds3/maintenance",
@@ -150,9 +166,15 @@ class StorageDrsRulesVcsimTest {
         assertThat(m.get("faults")).hasSize(2);
         assertThat(m.get("faults").toString()).contains("apart", "pair-vmdk-anti-affinity");
 
-        // a rule removed in vCenter is gone at the next sync
+        // a rule removed in vCenter is gone at the next incremental sync (the inventory watch sees the pod change)
         assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-remove-rule", "apart")).contains("OK");
-        fullSync();
-        assertThat(assembler.assemble(podId()).state().rules()).noneMatch(r -> r.name().equals("apart"));
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (assembler.assemble(podId()).state().rules().stream().anyMatch(r -> r.name().equals("apart"))
+                && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            Thread.sleep(100);
+        }
+        assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name)
+                .containsExactly("pair-vmdk-anti-affinity");
     }
 }
