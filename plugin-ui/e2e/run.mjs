@@ -147,7 +147,7 @@ try {
     ['recommendations', `#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations', [cluster.name]],
     ['history', `#/history?cluster=${q(cluster.id)}`, 'page-history', [cluster.name]],
     ['faults', `#/faults?cluster=${q(cluster.id)}`, 'page-faults', [cluster.name]],
-    ['rules', `#/rules?cluster=${q(cluster.id)}`, 'page-rules', [cluster.name]],
+    ['rules', `#/rules?cluster=${q(cluster.id)}`, 'page-rules', [cluster.name, ...(process.env.SDRS_E2E_RULE ? [process.env.SDRS_E2E_RULE] : [])]],
     ['planner', `#/planner?cluster=${q(cluster.id)}`, 'page-planner', [cluster.name, ...datastores.map((d) => d.name)]],
     ['settings', `#/settings?cluster=${q(cluster.id)}`, 'page-settings', [cluster.name]],
     ['summary', `#/summary?cluster=${q(cluster.id)}`, 'page-summary', [cluster.name]],

@@ -31,6 +31,11 @@ pids+=($!)
 for _ in $(seq 1 60); do [ -s "$work/vcsim.url" ] && break; sleep 0.5; done
 export GOVC_URL; GOVC_URL=$(cat "$work/vcsim.url")
 export GOVC_INSECURE=1
+# a Storage DRS rule in vCenter, which the Rules page must show (read by the server's inventory sync)
+if [ "$WORLD" = "$repo/src-test/vcsim/testdata/two-disks.json" ]; then
+  "$VCSIM" sdrs-rule -u "$GOVC_URL" -pod POD0 -vmdk-anti-affinity vm1=disk1,disk2 >/dev/null
+  export SDRS_E2E_RULE=vm1-vmdk-anti-affinity
+fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export SDRS_USER=${SDRS_USER:-admin} SDRS_PASSWORD=${SDRS_PASSWORD:-e2e-$RANDOM$RANDOM}
 SDRS_ADMIN_PASSWORD=$SDRS_PASSWORD java -jar "$work/server.jar" --server.port="$port" --sdrs.data-dir="$work/data" --sdrs.grpc.port=0 \
