@@ -48,23 +48,35 @@ type multi []string
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
-func doRelocate(rawURL, dcName, vmName, dsName string, disks []string) error {
-	ctx := context.Background()
+// connect logs in to the simulator at rawURL (credentials in the URL) and returns a finder set
+// to the datacenter (the only one when dcName is empty); logout ends the session.
+func connect(ctx context.Context, rawURL, dcName string) (c *govmomi.Client, f *find.Finder, logout func(), err error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	c, err := govmomi.NewClient(ctx, u, true)
+	c, err = govmomi.NewClient(ctx, u, true)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	defer func() { _ = c.Logout(ctx) }()
-	f := find.NewFinder(c.Client, true)
+	logout = func() { _ = c.Logout(ctx) }
+	f = find.NewFinder(c.Client, true)
 	dc, err := f.DatacenterOrDefault(ctx, dcName)
 	if err != nil {
-		return err
+		logout()
+		return nil, nil, nil, err
 	}
 	f.SetDatacenter(dc)
+	return c, f, logout, nil
+}
+
+func doRelocate(rawURL, dcName, vmName, dsName string, disks []string) error {
+	ctx := context.Background()
+	_, f, logout, err := connect(ctx, rawURL, dcName)
+	if err != nil {
+		return err
+	}
+	defer logout()
 	vm, err := f.VirtualMachine(ctx, vmName)
 	if err != nil {
 		return err

@@ -4,12 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 
-	"github.com/vmware/govmomi"
-	"github.com/vmware/govmomi/find"
 	"github.com/vmware/govmomi/object"
 	"github.com/vmware/govmomi/vim25/mo"
 	"github.com/vmware/govmomi/vim25/types"
@@ -58,21 +55,11 @@ func storageDrsCmd(args []string) int {
 
 func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove string) error {
 	ctx := context.Background()
-	u, err := url.Parse(rawURL)
+	c, f, logout, err := connect(ctx, rawURL, dcName)
 	if err != nil {
 		return err
 	}
-	c, err := govmomi.NewClient(ctx, u, true)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = c.Logout(ctx) }()
-	f := find.NewFinder(c.Client, true)
-	dc, err := f.DatacenterOrDefault(ctx, dcName)
-	if err != nil {
-		return err
-	}
-	f.SetDatacenter(dc)
+	defer logout()
 	pod, err := f.DatastoreCluster(ctx, podName)
 	if err != nil {
 		return err

@@ -90,21 +90,8 @@ public final class FaithfulVcsim {
 
     /** Runs {@code vcsim sdrs-rule ARGS} (the pod's Storage DRS rules; govc has no command for them) against this simulator. */
     public static String sdrsRule(VcsimProcess vcsim, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(binary().toString(), "sdrs-rule"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        java.net.URI u = vcsim.sdkUrl();
-        pb.environment().put("GOVC_URL", u.getScheme() + "://" + vcsim.user() + ":" + vcsim.password() + "@" + u.getHost() + ":"
-                + u.getPort() + u.getPath());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("vcsim sdrs-rule " + String.join(" ", args) + " timed out");
-        }
-        if (p.exitValue() != 0) {
-            throw new IOException("vcsim sdrs-rule " + String.join(" ", args) + " exited " + p.exitValue() + ": " + out);
-        }
-        return out;
+        List<String> a = new ArrayList<>(List.of("sdrs-rule"));
+        a.addAll(List.of(args));
+        return vcsim.client(binary(), a.toArray(String[]::new));
     }
 }

@@ -81,9 +81,18 @@ public final class VcsimProcess implements AutoCloseable {
 
     /** Runs govc against this simulator; fails the test on a non-zero exit. */
     public String govc(String... args) throws IOException, InterruptedException {
+        return client(govc, args);
+    }
+
+    /**
+     * Runs a command-line client of this simulator ({@code GOVC_URL} with the credentials, insecure),
+     * such as govc or {@code vcsim sdrs-rule}; fails the test on a non-zero exit.
+     */
+    public String client(Path executable, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(govc.toString());
+        cmd.add(executable.toString());
         cmd.addAll(List.of(args));
+        String what = executable.getFileName() + " " + String.join(" ", args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("GOVC_URL", url.toString());
         pb.environment().put("GOVC_INSECURE", "1");
@@ -91,10 +100,10 @@ public final class VcsimProcess implements AutoCloseable {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IOException("govc " + String.join(" ", args) + " timed out");
+            throw new IOException(what + " timed out");
         }
         if (p.exitValue() != 0) {
-            throw new IOException("govc " + String.join(" ", args) + " exited " + p.exitValue() + ": " + out);
+            throw new IOException(what + " exited " + p.exitValue() + ": " + out);
         }
         return out;
     }
