@@ -20,6 +20,7 @@ import (
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -vmdk-anti-affinity VM=DISK1,DISK2...
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -keep-together VM=true|false
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -remove-rule NAME
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -default-keep-together true|false
 //
 // A DISK is the disk file's base name, its label or its key, as for vcsim relocate.
 func storageDrsCmd(args []string) int {
@@ -31,21 +32,22 @@ func storageDrsCmd(args []string) int {
 	vmdkAnti := fs.String("vmdk-anti-affinity", "", "VM=DISK1,DISK2,...: the VM's VMDK anti-affinity rule")
 	keep := fs.String("keep-together", "", "VM=true|false: the VM's keep-VMDKs-together setting")
 	remove := fs.String("remove-rule", "", "NAME: removes the VM anti-affinity rule of that name")
+	defaultKeep := fs.String("default-keep-together", "", "true|false: the pod's \"Keep VMDKs together by default\" (defaultIntraVmAffinity)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	given := 0
-	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove} {
+	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep} {
 		if s != "" {
 			given++
 		}
 	}
 	if *u == "" || *podName == "" || given != 1 {
 		fmt.Fprintln(os.Stderr, "usage: vcsim sdrs-rule -u URL -pod POD (-vm-anti-affinity NAME=VM,VM... | "+
-			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME)")
+			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME | -default-keep-together BOOL)")
 		return 2
 	}
-	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove); err != nil {
+	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep); err != nil {
 		fmt.Fprintln(os.Stderr, "sdrs-rule:", err)
 		return 1
 	}
@@ -53,7 +55,7 @@ func storageDrsCmd(args []string) int {
 	return 0
 }
 
-func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove string) error {
+func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defaultKeep string) error {
 	ctx := context.Background()
 	c, f, logout, err := connect(ctx, rawURL, dcName)
 	if err != nil {
@@ -66,6 +68,11 @@ func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove string
 	}
 	var spec types.StorageDrsConfigSpec
 	switch {
+	case defaultKeep != "":
+		if defaultKeep != "true" && defaultKeep != "false" {
+			return fmt.Errorf("-default-keep-together %q: want true or false", defaultKeep)
+		}
+		spec.PodConfigSpec = &types.StorageDrsPodConfigSpec{DefaultIntraVmAffinity: types.NewBool(defaultKeep == "true")}
 	case vmAnti != "":
 		name, list, ok := strings.Cut(vmAnti, "=")
 		if !ok || name == "" {
