@@ -23,7 +23,7 @@ export const SETTINGS_FIELDS: FieldDef[] = [
   { key: 'latencyThresholdMs', label: 'I/O latency threshold (ms)', kind: 'number', min: 5, max: 100, step: 1 },
   { key: 'ioImbalanceThreshold', label: 'I/O imbalance threshold', kind: 'number', min: 1, max: 100, step: 1 },
   { key: 'loadBalanceIntervalMinutes', label: 'Load balance interval (minutes)', kind: 'number', min: 60, max: 43200, step: 1 },
-  { key: 'keepVmdksTogether', label: 'Keep VMDKs together by default', kind: 'bool' },
+  { key: 'keepVmdksTogether', label: 'Keep VMDKs together by default (saved to the datastore cluster in vCenter)', kind: 'bool' },
   { key: 'congestionAlpha', label: 'Congestion threshold α (fraction of peak)', kind: 'number', min: 0.01, max: 0.99, step: 0.01 },
 ];
 

@@ -1,6 +1,7 @@
 package io.opensdrs.server.api;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import io.opensdrs.server.settings.VCenterRefusedException;
 import jakarta.validation.ConstraintViolationException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -99,6 +100,14 @@ public class ApiErrors {
     ProblemDetail notFound(NotFoundException e) {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
         p.setTitle("Not found");
+        return p;
+    }
+
+    @ExceptionHandler(VCenterRefusedException.class)
+    ProblemDetail vcenterRefused(VCenterRefusedException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_GATEWAY, e.field() + ": " + e.getMessage());
+        p.setTitle("vCenter refused the change");
+        p.setProperty("field", e.field());
         return p;
     }
 

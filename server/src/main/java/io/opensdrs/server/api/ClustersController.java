@@ -5,6 +5,7 @@ import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -40,10 +41,13 @@ public class ClustersController {
     private final JdbcTemplate jdbc;
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
+    private final KeepVmdksTogetherDefault keepTogetherDefault;
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
-                              JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler) {
+                              JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
+                              KeepVmdksTogetherDefault keepTogetherDefault) {
         this.assembler = assembler;
+        this.keepTogetherDefault = keepTogetherDefault;
         this.policies = policies;
         this.queries = queries;
         this.settingsRepository = settingsRepository;
@@ -148,6 +152,8 @@ public class ClustersController {
         // every check before the first write: a refused request changes nothing (SPEC §5)
         policies.check(clusterId, r.vmOverrides(), r.serviceClasses());
         ClusterSettings s = queries.settings(clusterId);
+        // vCenter holds this one too (the pod's defaultIntraVmAffinity): it takes the change first, or nothing changes
+        keepTogetherDefault.apply(clusterId, s.isKeepVmdksTogether(), r.keepVmdksTogether());
         s.setModelKind(r.modelKind());
         s.setAutomationLevel(r.automationLevel());
         s.setSpaceThresholdPct(r.spaceThresholdPct());

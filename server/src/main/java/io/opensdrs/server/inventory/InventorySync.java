@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,13 +40,16 @@ public class InventorySync {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final ObjectMapper json;
+    private final KeepVmdksTogetherDefault keepTogetherDefault;
     private final Duration fullSyncInterval;
     private final Timer fullTimer;
     private final Timer incrementalTimer;
 
     public InventorySync(ObjectProvider<VCenterInventorySource> source, JdbcTemplate jdbc, TransactionTemplate tx,
-                         io.opensdrs.server.SdrsProperties properties, MeterRegistry meters, ObjectMapper json) {
+                         io.opensdrs.server.SdrsProperties properties, MeterRegistry meters, ObjectMapper json,
+                         KeepVmdksTogetherDefault keepTogetherDefault) {
         this.json = json;
+        this.keepTogetherDefault = keepTogetherDefault;
         this.source = source;
         this.jdbc = jdbc;
         this.tx = tx;
@@ -151,6 +155,7 @@ public class InventorySync {
         }
         jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
                 p.moid(), p.name(), p.datacenterMoid(), rules);
+        keepTogetherDefault.adopt(p.moid(), p.rules().defaultKeepTogether());
     }
 
     private void upsert(InventorySnapshot.DatastoreInfo d) {

@@ -32,10 +32,42 @@ public interface VSphereClient extends AutoCloseable {
     /** Storage vMotion of a whole VM — its home and every disk — to one datastore. */
     String relocateVm(String vmId, String datastoreId) throws VimFaultException;
 
+    /**
+     * The pod's Storage DRS rules and keep-together default as vCenter holds them now
+     * ({@code podStorageDrsEntry.storageDrsConfig}).
+     */
+    StorageDrsRules storageDrsRules(String podId) throws VimFaultException;
+
+    /**
+     * Sets the pod's "Keep VMDKs together by default" ({@code podConfig.defaultIntraVmAffinity})
+     * with ConfigureStorageDrsForPod_Task, modify=true so that nothing else of the pod's
+     * configuration changes. Returns the task id.
+     */
+    String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException;
+
     /** The state of a vCenter task, by task id. */
     TaskStatus task(String taskId) throws VimFaultException;
 
     void cancelTask(String taskId) throws VimFaultException;
+
+    /**
+     * Polls a task until it is done or the timeout passes; the last status seen either way
+     * (a task still running at the timeout is returned as it is, {@link TaskStatus#done()} false).
+     */
+    default TaskStatus awaitTask(String taskId, Duration timeout) throws VimFaultException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        TaskStatus s = task(taskId);
+        while (!s.done() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return s;
+            }
+            s = task(taskId);
+        }
+        return s;
+    }
 
     /**
      * The tasks vCenter lists in the VM's {@code recentTask} property (queued, running and

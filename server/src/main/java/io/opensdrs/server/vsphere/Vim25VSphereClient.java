@@ -169,6 +169,26 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
+    public StorageDrsRules storageDrsRules(String podId) throws VimFaultException {
+        return call(() -> {
+            PropertyCollectorTypes.ObjectContent oc = vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
+                    InventoryAssembler.STORAGE_DRS_CONFIG);
+            if (oc == null) {
+                throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "datastore cluster " + podId + " is gone");
+            }
+            return InventoryAssembler.rules(oc.get(InventoryAssembler.STORAGE_DRS_CONFIG));
+        });
+    }
+
+    @Override
+    public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
+        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
+        spec.podConfigSpec = new InventoryTypes.StorageDrsPodConfigSpec();
+        spec.podConfigSpec.defaultIntraVmAffinity = keepTogether;
+        return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
+    }
+
+    @Override
     public TaskStatus task(String taskId) throws VimFaultException {
         TaskTypes.TaskInfo info = call(() -> vim.taskInfo(new ManagedObjectReference("Task", taskId)));
         String faultType = null;

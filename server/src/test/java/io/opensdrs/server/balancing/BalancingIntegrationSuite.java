@@ -503,6 +503,14 @@ abstract class BalancingIntegrationSuite {
             assertThat(problem.get("errors")).isNotEmpty();
         }
         assertThat(fingerprint()).isEqualTo(before);
+        // a setting vCenter holds as well (keep VMDKs together by default): this fixture's vCenter refuses
+        // ConfigureStorageDrsForPod_Task, so the change is answered 502 naming the field and not stored
+        Map<String, Object> apart = settings("manual");
+        apart.put("keepVmdksTogether", false);
+        JsonNode refused = call(HttpMethod.PUT, settings, apart, 502);
+        assertThat(refused.path("field").asText()).isEqualTo("keepVmdksTogether");
+        assertThat(refused.path("detail").asText()).contains("NotSupported");
+        assertThat(fingerprint()).isEqualTo(before);
         // and nothing is reachable anonymously
         assertThat(rest.postForEntity("/api/v1/clusters/group-p1/run", null, String.class).getStatusCode().value()).isEqualTo(401);
         assertThat(fingerprint()).isEqualTo(before);

@@ -3,9 +3,11 @@ package io.opensdrs.server.balancing;
 import io.opensdrs.server.vsphere.ExtensionRegistration;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import io.opensdrs.server.vsphere.RecentTask;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.TaskStatus;
 import io.opensdrs.server.vsphere.VCenterAbout;
 import io.opensdrs.server.vsphere.VSphereClient;
+import io.opensdrs.server.vsphere.vim25.VimFaultException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,6 +75,16 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public void cancelTask(String taskId) {
+    }
+
+    @Override
+    public StorageDrsRules storageDrsRules(String podId) {
+        return StorageDrsRules.NONE;
+    }
+
+    @Override
+    public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
+        throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture keeps no pod configuration");
     }
 
     @Override

@@ -82,6 +82,7 @@ class StorageDrsRulesVcsimTest {
     @Autowired ClusterStateAssembler assembler;
     @Autowired TestRestTemplate rest;
     @Autowired JdbcTemplate jdbc;
+    @Autowired ClusterPolicies policies;
 
     String podId() {
         return jdbc.queryForObject("SELECT moid FROM datastore_cluster WHERE name = 'POD0'", String.class);
@@ -176,5 +177,46 @@ class StorageDrsRulesVcsimTest {
         }
         assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name)
                 .containsExactly("pair-vmdk-anti-affinity");
+    }
+
+    /** What vCenter holds for the pod's keep-together default, read from outside with govc (null when unset). */
+    Boolean heldDefaultKeepTogether() throws Exception {
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        JsonNode v = JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
+                .at("/0/val/podConfig/defaultIntraVmAffinity");
+        return v.isMissingNode() || v.isNull() ? null : v.asBoolean();
+    }
+
+    @Test
+    void keepVmdksTogetherByDefaultIsThePodsSettingInVCenter() throws Exception {
+        fullSync();
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldDefaultKeepTogether()).as("the simulator leaves it unset").isNull();
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()).isTrue();
+
+        // changed in vCenter (as the vSphere Client's Storage DRS settings do): the server follows at its next sync
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-default-keep-together", "false")).contains("OK");
+        assertThat(heldDefaultKeepTogether()).isFalse();
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()
+                && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            Thread.sleep(100);
+        }
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()).isFalse();
+        assertThat(policies.balancingSettings(podId()).keepVmdksTogetherByDefault()).isFalse();
+
+        // changed through the server (the plugin's Settings page): vCenter holds it first, then the server
+        Map<String, Object> body = new HashMap<>();
+        JsonNode current = api.call(HttpMethod.GET, settings, null, 200);
+        current.fields().forEachRemaining(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        body.put("keepVmdksTogether", true);
+        assertThat(api.call(HttpMethod.PUT, settings, body, 200).get("keepVmdksTogether").asBoolean()).isTrue();
+        assertThat(heldDefaultKeepTogether()).isTrue();
+        assertThat(policies.balancingSettings(podId()).keepVmdksTogetherByDefault()).isTrue();
+        // and the sync that follows vCenter's change keeps it so
+        fullSync();
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()).isTrue();
     }
 }

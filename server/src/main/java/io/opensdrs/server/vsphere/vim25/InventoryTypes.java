@@ -138,6 +138,20 @@ public final class InventoryTypes {
         public List<ClusterRuleInfo> rule = new ArrayList<>();
     }
 
+    /**
+     * The change ConfigureStorageDrsForPod_Task applies (with modify=true, only what is set). The
+     * server sets only the pod's keep-together default; the element order is the WSDL's.
+     */
+    @XmlType(name = "StorageDrsConfigSpec", propOrder = {"podConfigSpec"})
+    public static class StorageDrsConfigSpec {
+        public StorageDrsPodConfigSpec podConfigSpec;
+    }
+
+    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"defaultIntraVmAffinity"})
+    public static class StorageDrsPodConfigSpec {
+        public Boolean defaultIntraVmAffinity;
+    }
+
     /** A VM's own Storage DRS settings: keep its VMDKs together, its VMDK anti-affinity rule. */
     @XmlType(name = "StorageDrsVmConfigInfo")
     public static class StorageDrsVmConfigInfo {

@@ -174,6 +174,18 @@ public final class Vim25Client {
         return soap.call("RelocateVM_Task", req, ManagedObjectReference.class);
     }
 
+    // ------------------------------------------------------------------ StorageResourceManager
+
+    public ManagedObjectReference configureStorageDrsForPodTask(ManagedObjectReference pod, InventoryTypes.StorageDrsConfigSpec spec,
+                                                                boolean modify) throws VimFaultException {
+        VimRequests.ConfigureStorageDrsForPod req = new VimRequests.ConfigureStorageDrsForPod();
+        req.self = content.storageResourceManager;
+        req.pod = pod;
+        req.spec = spec;
+        req.modify = modify;
+        return soap.call("ConfigureStorageDrsForPod_Task", req, ManagedObjectReference.class);
+    }
+
     public TaskInfo taskInfo(ManagedObjectReference task) throws VimFaultException {
         ObjectContent oc = retrieveProperties(task, "info");
         if (oc == null || !(oc.get("info") instanceof TaskInfo info)) {

@@ -87,6 +87,15 @@ public final class VimRequests {
         public String priority;
     }
 
+    @XmlType(name = "ConfigureStorageDrsForPodRequestType", propOrder = {"self", "pod", "spec", "modify"})
+    public static class ConfigureStorageDrsForPod {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public ManagedObjectReference pod;
+        public InventoryTypes.StorageDrsConfigSpec spec;
+        public boolean modify;
+    }
+
     @XmlType(name = "ExtensionRequestType", propOrder = {"self", "extension"})
     public static class WithExtension {
         @XmlElement(name = "_this", required = true)

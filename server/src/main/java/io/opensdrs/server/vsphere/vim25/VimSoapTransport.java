@@ -73,7 +73,7 @@ final class VimSoapTransport {
                     VimRequests.ThisOnly.class, VimRequests.Login.class, VimRequests.RetrievePropertiesEx.class,
                     VimRequests.ContinueRetrievePropertiesEx.class, VimRequests.CreateFilter.class,
                     VimRequests.WaitForUpdatesEx.class, VimRequests.CreateContainerView.class,
-                    VimRequests.RelocateVM.class, VimRequests.WithExtension.class,
+                    VimRequests.RelocateVM.class, VimRequests.ConfigureStorageDrsForPod.class, VimRequests.WithExtension.class,
                     VimRequests.WithExtensionKey.class);
         } catch (JAXBException e) {
             throw new IllegalStateException("vim25 JAXB model is inconsistent", e);
