@@ -1,7 +1,7 @@
 package io.opensdrs.server.api;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
-import io.opensdrs.server.settings.VCenterRefusedException;
+import io.opensdrs.server.vcenter.VCenterRefusedException;
 import jakarta.validation.ConstraintViolationException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;

@@ -3,6 +3,7 @@ package io.opensdrs.server.api;
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.rules.VmAntiAffinityRules;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
 import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
@@ -13,14 +14,19 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.time.Instant;
@@ -42,11 +48,15 @@ public class ClustersController {
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
     private final KeepVmdksTogetherDefault keepTogetherDefault;
+    private final VmAntiAffinityRules vmAntiAffinityRules;
+    /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
+    private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              KeepVmdksTogetherDefault keepTogetherDefault) {
+                              KeepVmdksTogetherDefault keepTogetherDefault, VmAntiAffinityRules vmAntiAffinityRules) {
         this.assembler = assembler;
+        this.vmAntiAffinityRules = vmAntiAffinityRules;
         this.keepTogetherDefault = keepTogetherDefault;
         this.policies = policies;
         this.queries = queries;
@@ -74,7 +84,7 @@ public class ClustersController {
         Map<String, String> vmNames = vmNames();
         List<ApiViews.RuleView> out = new ArrayList<>();
         for (StorageDrsRules.VmAntiAffinity r : rules.vmAntiAffinity()) {
-            out.add(new ApiViews.RuleView("vmAntiAffinity:" + r.name(), "vmAntiAffinity", r.name(), r.enabled(),
+            out.add(new ApiViews.RuleView(VM_ANTI_AFFINITY + r.name(), "vmAntiAffinity", r.name(), r.enabled(),
                     r.vmIds().stream().map(v -> vmNames.getOrDefault(v, v)).toList()));
         }
         for (StorageDrsRules.VmRules v : rules.vms()) {
@@ -91,6 +101,36 @@ public class ClustersController {
             }
         }
         return out;
+    }
+
+    @PostMapping("/{clusterId}/rules")
+    @ResponseStatus(HttpStatus.CREATED)
+    @Operation(summary = "Create a VM anti-affinity rule in vCenter (ConfigureStorageDrsForPod_Task); answered with the rule as read back")
+    public ApiViews.RuleView createRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+                                        @Valid @RequestBody RuleRequest r) {
+        queries.cluster(clusterId);
+        vmAntiAffinityRules.create(clusterId, r.name(), r.vmIds());
+        String id = VM_ANTI_AFFINITY + r.name().strip();
+        return rules(clusterId).stream().filter(v -> v.id().equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("vCenter took rule " + r.name().strip()
+                        + " but did not show it when read back; the next inventory sync brings it"));
+    }
+
+    @DeleteMapping("/{clusterId}/rules/{ruleId}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    @Operation(summary = "Remove a VM anti-affinity rule from vCenter")
+    public void deleteRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
+                           @PathVariable @Size(max = 200) String ruleId) {
+        queries.cluster(clusterId);
+        if (!ruleId.startsWith(VM_ANTI_AFFINITY)) {
+            throw new InvalidFieldException("ruleId", "only VM anti-affinity rules are removed here; a VM's VMDK anti-affinity "
+                    + "and keep-together settings are its own in vCenter");
+        }
+        String name = ruleId.substring(VM_ANTI_AFFINITY.length());
+        if (assembler.storageDrsRules(clusterId).vmAntiAffinity().stream().noneMatch(v -> v.name().equals(name))) {
+            throw new NotFoundException("datastore cluster " + clusterId + " has no VM anti-affinity rule " + name);
+        }
+        vmAntiAffinityRules.remove(clusterId, name);
     }
 
     @GetMapping("/{clusterId}/vm-overrides")

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -147,15 +148,29 @@ public class InventorySync {
 
     private void upsert(InventorySnapshot.StoragePodInfo p) {
         jdbc.update("DELETE FROM datastore_cluster WHERE moid = ?", p.moid());
-        String rules;
-        try {
-            rules = json.writeValueAsString(p.rules());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("storage DRS rules of " + p.moid() + " cannot be written: " + e.getMessage(), e);
-        }
         jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
-                p.moid(), p.name(), p.datacenterMoid(), rules);
+                p.moid(), p.name(), p.datacenterMoid(), rulesJson(p.moid(), p.rules()));
         keepTogetherDefault.adopt(p.moid(), p.rules().defaultKeepTogether());
+    }
+
+    /**
+     * A pod's Storage DRS configuration as vCenter holds it just now, read after this server
+     * changed it there: stored at once, so that the answer to the change shows it, rather than at
+     * the next sync (which reads the same).
+     */
+    public void storeStorageDrsRules(String podId, StorageDrsRules rules) {
+        tx.executeWithoutResult(t -> {
+            jdbc.update("UPDATE datastore_cluster SET storage_drs_rules_json = ? WHERE moid = ?", rulesJson(podId, rules), podId);
+            keepTogetherDefault.adopt(podId, rules.defaultKeepTogether());
+        });
+    }
+
+    private String rulesJson(String podId, StorageDrsRules rules) {
+        try {
+            return json.writeValueAsString(rules);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("storage DRS rules of " + podId + " cannot be written: " + e.getMessage(), e);
+        }
     }
 
     private void upsert(InventorySnapshot.DatastoreInfo d) {

@@ -1,8 +1,8 @@
 package io.opensdrs.server.settings;
 
 import io.opensdrs.server.vcenter.VCenterProperties;
+import io.opensdrs.server.vcenter.VCenterRefusedException;
 import io.opensdrs.server.vsphere.StorageDrsRules;
-import io.opensdrs.server.vsphere.TaskStatus;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
@@ -62,7 +62,7 @@ public class KeepVmdksTogetherDefault {
      *
      * @param current the server's value now
      * @throws VCenterRefusedException when vCenter fails the call or the task, the task does not
-     *                                 finish within the vCenter timeout, or vCenter then holds another value
+     *                                 finish within the vCenter timeout ({@code Timedout}), or vCenter then holds another value
      */
     public void apply(String podId, boolean current, boolean wanted) {
         VSphereClient client = clients.getIfAvailable();
@@ -70,15 +70,7 @@ public class KeepVmdksTogetherDefault {
             return;
         }
         try {
-            TaskStatus t = client.awaitTask(client.configureDefaultIntraVmAffinity(podId, wanted), timeout);
-            if (!t.done()) {
-                throw new VCenterRefusedException(FIELD, "vCenter did not finish ConfigureStorageDrsForPod_Task " + t.taskId()
-                        + " within " + timeout.toSeconds() + " s (state " + t.state() + ")");
-            }
-            if (!t.succeeded()) {
-                throw new VCenterRefusedException(FIELD, "vCenter refused podConfig.defaultIntraVmAffinity = " + wanted
-                        + ": " + t.faultType() + (t.faultMessage() == null ? "" : " (" + t.faultMessage() + ")"));
-            }
+            client.completeTask(client.configureDefaultIntraVmAffinity(podId, wanted), timeout);
             StorageDrsRules held = client.storageDrsRules(podId);
             if (!Boolean.valueOf(wanted).equals(held.defaultKeepTogether())) {
                 throw new VCenterRefusedException(FIELD, "vCenter completed ConfigureStorageDrsForPod_Task but holds "

@@ -45,16 +45,28 @@ public interface VSphereClient extends AutoCloseable {
      */
     String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException;
 
+    /**
+     * Adds an enabled VM anti-affinity rule to the pod (ConfigureStorageDrsForPod_Task,
+     * {@code podConfigSpec.rule} operation add; vCenter assigns the key). Returns the task id.
+     */
+    String addVmAntiAffinityRule(String podId, String name, java.util.List<String> vmIds) throws VimFaultException;
+
+    /**
+     * Removes the pod's VM anti-affinity rule of that name (operation remove by the key vCenter
+     * holds for it now). Returns the task id; fails with {@code NotFound} when the pod has no such rule.
+     */
+    String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException;
+
     /** The state of a vCenter task, by task id. */
     TaskStatus task(String taskId) throws VimFaultException;
 
     void cancelTask(String taskId) throws VimFaultException;
 
     /**
-     * Polls a task until it is done or the timeout passes; the last status seen either way
-     * (a task still running at the timeout is returned as it is, {@link TaskStatus#done()} false).
+     * Polls a task until it has finished; fails with the task's fault when it failed, and with
+     * {@code Timedout} when it has not finished within the timeout.
      */
-    default TaskStatus awaitTask(String taskId, Duration timeout) throws VimFaultException {
+    default void completeTask(String taskId, Duration timeout) throws VimFaultException {
         long deadline = System.nanoTime() + timeout.toNanos();
         TaskStatus s = task(taskId);
         while (!s.done() && System.nanoTime() < deadline) {
@@ -62,11 +74,16 @@ public interface VSphereClient extends AutoCloseable {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return s;
+                break;
             }
             s = task(taskId);
         }
-        return s;
+        if (!s.done()) {
+            throw new VimFaultException(taskId, "Timedout", "still " + s.state() + " after " + timeout.toSeconds() + " s");
+        }
+        if (!s.succeeded()) {
+            throw new VimFaultException(taskId, s.faultType(), s.faultMessage());
+        }
     }
 
     /**

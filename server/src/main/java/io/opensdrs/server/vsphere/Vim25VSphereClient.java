@@ -189,6 +189,48 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
+    public String addVmAntiAffinityRule(String podId, String name, java.util.List<String> vmIds) throws VimFaultException {
+        InventoryTypes.ClusterAntiAffinityRuleSpec rule = new InventoryTypes.ClusterAntiAffinityRuleSpec();
+        rule.name = name;
+        rule.enabled = true;
+        vmIds.forEach(vm -> rule.vm.add(new ManagedObjectReference("VirtualMachine", vm)));
+        InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
+        change.operation = "add";
+        change.info = rule;
+        return configureRules(podId, change);
+    }
+
+    @Override
+    public String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException {
+        PropertyCollectorTypes.ObjectContent oc = call(() -> vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
+                InventoryAssembler.STORAGE_DRS_CONFIG));
+        Integer key = null;
+        if (oc != null && oc.get(InventoryAssembler.STORAGE_DRS_CONFIG) instanceof InventoryTypes.StorageDrsConfigInfo config
+                && config.podConfig != null) {
+            for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
+                if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec && name.equals(r.name)) {
+                    key = r.key;
+                }
+            }
+        }
+        if (key == null) {
+            throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
+                    "datastore cluster " + podId + " has no VM anti-affinity rule " + name);
+        }
+        InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
+        change.operation = "remove";
+        change.removeKey = new InventoryTypes.XsdInt(key);
+        return configureRules(podId, change);
+    }
+
+    private String configureRules(String podId, InventoryTypes.ClusterRuleSpec change) throws VimFaultException {
+        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
+        spec.podConfigSpec = new InventoryTypes.StorageDrsPodConfigSpec();
+        spec.podConfigSpec.rule.add(change);
+        return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
+    }
+
+    @Override
     public TaskStatus task(String taskId) throws VimFaultException {
         TaskTypes.TaskInfo info = call(() -> vim.taskInfo(new ManagedObjectReference("Task", taskId)));
         String faultType = null;

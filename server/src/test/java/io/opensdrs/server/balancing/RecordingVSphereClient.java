@@ -84,7 +84,21 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
-        throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture keeps no pod configuration");
+        throw notSupported();
+    }
+
+    @Override
+    public String addVmAntiAffinityRule(String podId, String name, List<String> vmIds) throws VimFaultException {
+        throw notSupported();
+    }
+
+    @Override
+    public String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException {
+        throw notSupported();
+    }
+
+    private static VimFaultException notSupported() {
+        return new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture keeps no pod configuration");
     }
 
     @Override

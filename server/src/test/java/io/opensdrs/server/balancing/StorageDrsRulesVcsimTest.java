@@ -49,14 +49,18 @@ class StorageDrsRulesVcsimTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static VcsimProcess vcsim;
 
-    /** ds1 holds everything; a and b share it against their rule, pair's two disks too. */
+    /**
+     * ds1 holds a, b and pair: a and b share it against their rule, pair's two disks too; doomed
+     * (on ds2) is destroyed in vCenter by the rule-creation test.
+     */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
             + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"pair\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
-            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}]}";
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"doomed\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -218,5 +222,66 @@ class StorageDrsRulesVcsimTest {
         // and the sync that follows vCenter's change keeps it so
         fullSync();
         assertThat(api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()).isTrue();
+    }
+
+    /** The names of the pod's VM anti-affinity rules as vCenter holds them, read from outside with govc. */
+    List<String> heldVmAntiAffinityRules() throws Exception {
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        List<String> names = new java.util.ArrayList<>();
+        JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
+                .at("/0/val/podConfig/rule").forEach(r -> names.add(r.get("name").asText()));
+        return names;
+    }
+
+    @Test
+    void vmAntiAffinityRulesAreCreatedAndRemovedInVCenterThroughTheApi() throws Exception {
+        fullSync();
+        String a = FaithfulVcsim.moid(vcsim, "m", "a");
+        String pair = FaithfulVcsim.moid(vcsim, "m", "pair");
+        String doomed = FaithfulVcsim.moid(vcsim, "m", "doomed");
+        String rules = "/api/v1/clusters/" + podId() + "/rules";
+        AdminApi api = new AdminApi(rest);
+        List<String> before = heldVmAntiAffinityRules();
+
+        // bad input: 400 naming the field, and vCenter is not asked
+        Object[][] bad = {
+                {Map.of("kind", "vmAntiAffinity", "name", " ", "vmIds", List.of(a, pair)), "name"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "x", "vmIds", List.of(a, pair)), "kind"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a)), "vmIds"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, a)), "vmIds[1]"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, "vm-99999")), "vmIds[1]"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, "not a moid!")), "vmIds[1]"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x".repeat(81), "vmIds", List.of(a, pair)), "name"}};
+        for (Object[] c : bad) {
+            JsonNode problem = api.call(HttpMethod.POST, rules, c[0], 400);
+            assertThat(problem.path("field").asText()).as(c[0] + " -> " + problem).isEqualTo(c[1]);
+        }
+        assertThat(api.call(HttpMethod.DELETE, rules + "/vmdkAntiAffinity:" + pair, null, 400).path("field").asText()).isEqualTo("ruleId");
+        api.call(HttpMethod.DELETE, rules + "/vmAntiAffinity:no-such-rule", null, 404);
+        assertThat(heldVmAntiAffinityRules()).isEqualTo(before);
+
+        // created: vCenter holds it (read with govc), the answer and the engine have it
+        JsonNode created = api.call(HttpMethod.POST, rules, Map.of("kind", "vmAntiAffinity", "name", "keep-apart",
+                "vmIds", List.of(a, pair)), 201);
+        assertThat(created.get("id").asText()).isEqualTo("vmAntiAffinity:keep-apart");
+        assertThat(created.get("members").toString()).contains("\"a\"", "\"pair\"");
+        assertThat(heldVmAntiAffinityRules()).contains("keep-apart");
+        assertThat(assembler.assemble(podId()).state().rules()).contains(new Rule.VmAntiAffinity("keep-apart", Set.of(a, pair)));
+        assertThat(api.call(HttpMethod.POST, rules, Map.of("kind", "vmAntiAffinity", "name", "keep-apart",
+                "vmIds", List.of(a, pair)), 400).path("field").asText()).isEqualTo("name");
+
+        // vCenter refuses a VM it no longer has (destroyed there, not yet synced here): 502 naming the field, no rule
+        vcsim.govc("vm.destroy", "doomed");
+        JsonNode refused = api.call(HttpMethod.POST, rules, Map.of("kind", "vmAntiAffinity", "name", "with-doomed",
+                "vmIds", List.of(a, doomed)), 502);
+        assertThat(refused.path("field").asText()).isEqualTo("name");
+        assertThat(refused.path("detail").asText()).contains("InvalidArgument");
+        assertThat(heldVmAntiAffinityRules()).doesNotContain("with-doomed");
+
+        // removed: gone from vCenter and from what the API and the engine see
+        api.call(HttpMethod.DELETE, rules + "/vmAntiAffinity:keep-apart", null, 204);
+        assertThat(heldVmAntiAffinityRules()).doesNotContain("keep-apart").isEqualTo(before);
+        assertThat(api.call(HttpMethod.GET, rules, null, 200).toString()).doesNotContain("keep-apart");
+        assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name).doesNotContain("keep-apart");
     }
 }

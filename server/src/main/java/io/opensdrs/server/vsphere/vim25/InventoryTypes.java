@@ -1,8 +1,12 @@
 package io.opensdrs.server.vsphere.vim25;
 
+import jakarta.xml.bind.annotation.XmlAttribute;
 import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.bind.annotation.XmlType;
+import jakarta.xml.bind.annotation.XmlValue;
+
+import javax.xml.XMLConstants;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -147,9 +151,39 @@ public final class InventoryTypes {
         public StorageDrsPodConfigSpec podConfigSpec;
     }
 
-    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"defaultIntraVmAffinity"})
+    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"defaultIntraVmAffinity", "rule"})
     public static class StorageDrsPodConfigSpec {
         public Boolean defaultIntraVmAffinity;
+        public List<ClusterRuleSpec> rule = new ArrayList<>();
+    }
+
+    /** One change of the pod's rules (an ArrayUpdateSpec: add, edit, or remove by the rule's key). */
+    @XmlType(name = "ClusterRuleSpec", propOrder = {"operation", "removeKey", "info"})
+    public static class ClusterRuleSpec {
+        public String operation;
+        public XsdInt removeKey;
+        public ClusterRuleInfo info;
+    }
+
+    /**
+     * An int where the WSDL says xsd:anyType (ArrayUpdateSpec.removeKey). JAXB would type an
+     * Integer with a prefix of its own choosing ({@code xs:int}); vCenter resolves the prefix, but
+     * govmomi (vcsim) matches the literal {@code xsd:int}, so the attribute is written as such and
+     * the envelope declares {@code xsd}.
+     */
+    @XmlType(name = "")
+    public static class XsdInt {
+        @XmlAttribute(name = "type", namespace = XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI)
+        public String type = "xsd:int";
+        @XmlValue
+        public int value;
+
+        public XsdInt() {
+        }
+
+        public XsdInt(int value) {
+            this.value = value;
+        }
     }
 
     /** A VM's own Storage DRS settings: keep its VMDKs together, its VMDK anti-affinity rule. */
@@ -162,7 +196,7 @@ public final class InventoryTypes {
         public VirtualDiskAntiAffinityRuleSpec intraVmAntiAffinity;
     }
 
-    @XmlType(name = "ClusterRuleInfo")
+    @XmlType(name = "ClusterRuleInfo", propOrder = {"key", "enabled", "name"})
     @XmlSeeAlso({ClusterAntiAffinityRuleSpec.class, VirtualDiskAntiAffinityRuleSpec.class})
     public static class ClusterRuleInfo {
         public Integer key;
@@ -170,12 +204,12 @@ public final class InventoryTypes {
         public String name;
     }
 
-    @XmlType(name = "ClusterAntiAffinityRuleSpec")
+    @XmlType(name = "ClusterAntiAffinityRuleSpec", propOrder = {"vm"})
     public static class ClusterAntiAffinityRuleSpec extends ClusterRuleInfo {
         public List<ManagedObjectReference> vm = new ArrayList<>();
     }
 
-    @XmlType(name = "VirtualDiskAntiAffinityRuleSpec")
+    @XmlType(name = "VirtualDiskAntiAffinityRuleSpec", propOrder = {"diskId"})
     public static class VirtualDiskAntiAffinityRuleSpec extends ClusterRuleInfo {
         public List<Integer> diskId = new ArrayList<>();
     }

@@ -125,6 +125,8 @@ final class VimSoapTransport {
             throws JAXBException, ParserConfigurationException, TransformerException {
         Document doc = documentBuilder().newDocument();
         Element env = doc.createElementNS(SOAP_NS, "soapenv:Envelope");
+        // the prefix an xsi:type of an anyType value names ("xsd:int", see InventoryTypes.XsdInt)
+        env.setAttributeNS(XMLConstants.XMLNS_ATTRIBUTE_NS_URI, "xmlns:xsd", XMLConstants.W3C_XML_SCHEMA_NS_URI);
         doc.appendChild(env);
         Element soapBody = doc.createElementNS(SOAP_NS, "soapenv:Body");
         env.appendChild(soapBody);

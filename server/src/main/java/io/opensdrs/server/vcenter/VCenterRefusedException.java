@@ -1,4 +1,4 @@
-package io.opensdrs.server.settings;
+package io.opensdrs.server.vcenter;
 
 /**
  * vCenter did not take a setting the server holds together with it; answered 502 naming the
