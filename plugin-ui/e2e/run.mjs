@@ -232,6 +232,35 @@ try {
   }
   await page.click('[data-testid="theme-toggle"]'); // back, so the next run starts light
 
+  // ------------------------------------------------------------ rules page → vCenter (govc)
+  const hasRuleCreate = Object.keys(apiPaths).some((p) => /\/clusters\/\{[^}]+\}\/rules$/.test(p) && apiPaths[p].post);
+  if (!hasRuleCreate || !env.GOVC_URL) {
+    skip('rules: a VM anti-affinity rule made on the Rules page is held by vCenter (govc), then removed',
+      [!hasRuleCreate && 'the server has no POST /api/v1/clusters/{id}/rules', !env.GOVC_URL && 'GOVC_URL is not set'].filter(Boolean).join('; '));
+  } else {
+    await check('rules: a VM anti-affinity rule made on the Rules page is held by vCenter (govc), then removed', async () => {
+      const names = new Set(datastores.map((d) => d.name));
+      const disks = await api('/api/v1/disks?limit=10000');
+      const vms = [...new Set(disks.filter((d) => names.has(d.datastore)).map((d) => d.vmName))].sort().slice(0, 2);
+      assert(vms.length === 2, `the cluster has ${vms.length} VMs; a rule needs two`);
+      const rule = 'e2e-apart';
+      await visit(`#/rules?cluster=${q(cluster.id)}`, 'page-rules');
+      await page.fill('[data-testid="rule-name"]', rule);
+      for (const vm of vms) await page.check(`[data-testid="rule-vm-${vm}"]`);
+      await page.click('[data-testid="rule-create"]');
+      await page.waitForSelector(`[data-testid="remove-rule-${rule}"]`, { timeout: 20000 });
+      await shot('rules-created-light');
+      const held = await govcPodRules(cluster.name);
+      const created = held.find((r) => r.name === rule);
+      assert(created && created.vms.length === 2, `govc shows the pod's rules as ${JSON.stringify(held)}`);
+      await page.click(`[data-testid="remove-rule-${rule}"]`);
+      await page.waitForSelector(`[data-testid="remove-rule-${rule}"]`, { state: 'detached', timeout: 20000 });
+      const after = await govcPodRules(cluster.name);
+      assert(!after.some((r) => r.name === rule), `still in vCenter after Remove: ${JSON.stringify(after)}`);
+      return `${rule} over ${vms.join(', ')}: in vCenter as ${JSON.stringify(created)}, gone after Remove`;
+    });
+  }
+
   // ------------------------------------------------------------ apply → relocation (govc)
   const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
   const hasApply = Object.keys(apiPaths).some((p) => /\/recommendations\/\{[^}]+\}\/apply$/.test(p) && apiPaths[p].post);
@@ -278,6 +307,21 @@ try {
   fs.rmSync(profile, { recursive: true, force: true });
   fs.writeFileSync(path.join(root, 'target', 'e2e-axe.json'), JSON.stringify(axeReport, null, 2));
   fs.writeFileSync(path.join(root, 'target', 'e2e-results.json'), JSON.stringify(results, null, 2));
+}
+
+function govc(args) {
+  return new Promise((resolve, reject) => execFile(env.GOVC ?? 'govc', args, { env: { GOVC_INSECURE: '1', ...env } }, (err, out, errOut) => {
+    if (err) return reject(new Error(`govc ${args.join(' ')}: ${errOut || err.message}`));
+    resolve(out);
+  }));
+}
+
+/** The pod's VM anti-affinity rules as vCenter holds them: [{name, vms: [moid]}]. */
+async function govcPodRules(podName) {
+  const ref = (await govc(['find', '-i', '/', '-type', 'StoragePod', '-name', podName])).trim();
+  const j = JSON.parse(await govc(['object.collect', '-json', ref, 'podStorageDrsEntry.storageDrsConfig']));
+  const rules = j?.[0]?.val?.podConfig?.rule ?? j?.[0]?.Val?.PodConfig?.Rule ?? [];
+  return rules.map((r) => ({ name: r.name ?? r.Name, vms: (r.vm ?? r.Vm ?? []).map((v) => v.value ?? v.Value) }));
 }
 
 function govcDiskFiles(vm) {

@@ -245,6 +245,13 @@ export interface RuleView {
   members: string[];
 }
 
+/** POST /clusters/{id}/rules: a VM anti-affinity rule for vCenter to hold (RuleRequest). */
+export interface RuleRequest {
+  kind: 'vmAntiAffinity';
+  name: string;
+  vmIds: string[];
+}
+
 export interface VmOverrideView {
   vm: string;
   vmName?: string;
@@ -405,6 +412,14 @@ export class ApiClient {
   /** The cluster's Storage DRS rules as vCenter holds them (ClustersController.rules). */
   rules(clusterId: string): Promise<RuleView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/rules`, true);
+  }
+  /** Creates a VM anti-affinity rule in vCenter; answered with the rule as read back (ClustersController.createRule). */
+  createRule(clusterId: string, r: RuleRequest): Promise<RuleView> {
+    return this.send('POST', `/api/v1/clusters/${enc(clusterId)}/rules`, r, true);
+  }
+  /** Removes a VM anti-affinity rule from vCenter (ClustersController.deleteRule). */
+  deleteRule(clusterId: string, ruleId: string): Promise<void> {
+    return this.send('DELETE', `/api/v1/clusters/${enc(clusterId)}/rules/${enc(ruleId)}`, undefined, true);
   }
   /** Per-VM automation (this server) and keep-together (vCenter) overrides (ClustersController.vmOverrides). */
   vmOverrides(clusterId: string): Promise<VmOverrideView[]> {

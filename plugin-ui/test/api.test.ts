@@ -106,6 +106,22 @@ describe('ApiClient', () => {
     expect(JSON.parse(String(fetch.mock.calls[1][1]!.body))).toEqual({ enter: true, ignoreAffinity: false });
   });
 
+  it('creates and removes VM anti-affinity rules (ClustersController.createRule/deleteRule)', async () => {
+    const paths = { paths: { '/api/v1/clusters/{clusterId}/rules': { get: {}, post: {} }, '/api/v1/clusters/{clusterId}/rules/{ruleId}': { delete: {} } } };
+    const { api, fetch } = client((u, init) => (u.endsWith('/v3/api-docs') ? json(200, paths)
+      : init?.method === 'DELETE' ? new Response(null, { status: 204 })
+        : json(201, { id: 'vmAntiAffinity:apart', kind: 'vmAntiAffinity', name: 'apart', enabled: true, members: ['a', 'b'] })));
+    const created = await api.createRule('group-p1', { kind: 'vmAntiAffinity', name: 'apart', vmIds: ['vm-1', 'vm-2'] });
+    expect(created.id).toBe('vmAntiAffinity:apart');
+    expect(fetch.mock.calls[1][0]).toBe('http://srv/api/v1/clusters/group-p1/rules');
+    expect(fetch.mock.calls[1][1]!.method).toBe('POST');
+    // the server's RuleRequest
+    expect(JSON.parse(String(fetch.mock.calls[1][1]!.body))).toEqual({ kind: 'vmAntiAffinity', name: 'apart', vmIds: ['vm-1', 'vm-2'] });
+    await expect(api.deleteRule('group-p1', 'vmAntiAffinity:a b')).resolves.toBeUndefined();
+    expect(fetch.mock.calls[2][0]).toBe('http://srv/api/v1/clusters/group-p1/rules/vmAntiAffinity%3Aa%20b');
+    expect(fetch.mock.calls[2][1]!.method).toBe('DELETE');
+  });
+
   it('handles 204 and empty bodies', async () => {
     const { api } = client((u) => (u.endsWith('/v3/api-docs') ? json(200, { paths: { '/api/v1/recommendations/{id}/dismiss': { post: {} } } }) : new Response(null, { status: 204 })));
     await expect(api.dismissRecommendation(3)).resolves.toBeUndefined();

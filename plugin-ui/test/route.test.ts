@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routeHref } from '../src/route';
 import { readSettings } from '../src/pages/settings';
+import { clusterVms } from '../src/pages/rules';
 
 describe('routes', () => {
   it('parses pages, arguments, modals and parameters', () => {
@@ -30,5 +31,14 @@ describe('settings form', () => {
     expect(readSettings({ ...values, spaceThresholdPct: '101' }, base)).toMatch(/Space threshold/);
     expect(readSettings({ ...values, congestionAlpha: '1' }, base)).toMatch(/α/);
     expect(readSettings({ ...values, loadBalanceIntervalMinutes: 'abc' }, base)).toMatch(/interval/);
+  });
+});
+
+describe('rules page', () => {
+  it('offers the VMs with a disk in the cluster, once each, by name', () => {
+    const disk = (vm: string, vmName: string, datastore: string | null) => ({ vm, vmName, diskKey: 1, file: '', sizeBytes: 1, datastore });
+    const disks = [disk('vm-2', 'web', 'ds1'), disk('vm-2', 'web', 'ds2'), disk('vm-1', 'db', 'ds2'), disk('vm-3', 'other', 'dsX'), disk('vm-4', 'lost', null)];
+    expect(clusterVms(disks, new Set(['ds1', 'ds2']))).toEqual([['vm-1', 'db'], ['vm-2', 'web']]);
+    expect(clusterVms(disks, new Set())).toEqual([]);
   });
 });

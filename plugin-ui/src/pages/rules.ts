@@ -1,15 +1,38 @@
 import { h } from '../dom';
-import type { RuleView, VmOverrideView } from '../api';
-import { alert, card, dl, errorBox, pageHeader, table } from '../ui';
+import type { DiskView, RuleView, VmOverrideView } from '../api';
+import { alert, button, card, dl, errorBox, pageHeader, table } from '../ui';
 import type { PageContext } from './context';
+
+/** The cluster's VMs ([id, name], by name): those with a disk on one of its datastores (by name, as DiskView has it). */
+export function clusterVms(disks: DiskView[], datastoreNames: Set<string>): Array<[string, string]> {
+  const vms = new Map<string, string>();
+  for (const d of disks) {
+    if (d.datastore != null && datastoreNames.has(d.datastore)) vms.set(d.vm, d.vmName || d.vm);
+  }
+  return [...vms.entries()].sort((a, b) => a[1].localeCompare(b[1]));
+}
 
 export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
   const c = ctx.cluster;
   if (!c) return h('div', null, pageHeader('Rules'), alert('info', 'No datastore cluster.'));
-  const [rules, overrides] = await Promise.all([
+  const [rules, overrides, disks, datastores] = await Promise.all([
     ctx.api.rules(c.id).catch((e) => e as Error),
     ctx.api.vmOverrides(c.id).catch((e) => e as Error),
+    ctx.api.disks(undefined, 10000).catch((e) => e as Error),
+    ctx.api.datastores(c.id).catch((e) => e as Error),
   ]);
+  const status = h('div', { 'aria-live': 'polite', 'data-testid': 'rules-status' });
+
+  const remove = async (r: RuleView) => {
+    status.replaceChildren();
+    try {
+      await ctx.api.deleteRule(c.id, String(r.id));
+      ctx.refresh();
+    } catch (e) {
+      status.append(errorBox(`Remove rule ${r.name}`, e));
+    }
+  };
+
   return h('div', { 'data-testid': 'page-rules' },
     pageHeader(`Rules and VM overrides — ${c.name}`, 'Affinity rules and per-VM automation (SPEC §4)'),
     card('Cluster defaults', dl([
@@ -22,11 +45,64 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
         { header: 'Type', cell: (r) => r.kind },
         { header: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') },
         { header: 'Members', cell: (r) => r.members.join(', ') },
-      ], rules as RuleView[], 'no rules.', 'rules-table')),
+        {
+          header: 'Actions',
+          // VMDK anti-affinity and keep-together are a VM's own settings in vCenter, not removed here
+          cell: (r) => (r.kind === 'vmAntiAffinity'
+            ? button('Remove', () => void remove(r), { kind: 'danger-outline', small: true, ariaLabel: `Remove rule ${r.name}`, testId: `remove-rule-${r.name}` })
+            : ''),
+        },
+      ], rules as RuleView[], 'no rules.', 'rules-table'),
+    disks instanceof Error || datastores instanceof Error
+      ? errorBox('VMs of the cluster', disks instanceof Error ? disks : datastores)
+      : newRuleForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status),
+    status),
     card('Per-VM overrides', overrides instanceof Error ? errorBox('VM overrides', overrides)
       : table<VmOverrideView>('VM overrides', [
         { header: 'VM', cell: (o) => o.vmName ?? o.vm },
         { header: 'Automation', cell: (o) => o.automationLevel },
         { header: 'Keep VMDKs together', cell: (o) => (o.keepVmdksTogether == null ? 'cluster default' : o.keepVmdksTogether ? 'yes' : 'no') },
       ], overrides as VmOverrideView[], 'no overrides.', 'overrides-table')));
+}
+
+/** "Add VM anti-affinity rule": a name and at least two of the cluster's VMs; vCenter holds the rule. */
+function newRuleForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
+  const name = h('input', { id: 'rule-name', type: 'text', class: 'clr-input', maxlength: 80, 'data-testid': 'rule-name' }) as HTMLInputElement;
+  const boxes = vms.map(([id, vmName]) => {
+    const box = h('input', { id: `rule-vm-${id}`, type: 'checkbox', class: 'clr-checkbox', value: id, 'data-testid': `rule-vm-${vmName}` }) as HTMLInputElement;
+    return h('div', { class: 'clr-checkbox-wrapper' }, box, h('label', { for: `rule-vm-${id}`, class: 'clr-control-label' }, vmName));
+  });
+  const submit = async () => {
+    status.replaceChildren();
+    const vmIds = [...document.querySelectorAll<HTMLInputElement>('input[id^="rule-vm-"]:checked')].map((b) => b.value);
+    if (!name.value.trim()) {
+      status.append(alert('danger', 'Name: give the rule a name.', 'rule-error'));
+      return;
+    }
+    if (vmIds.length < 2) {
+      status.append(alert('danger', 'VMs: an anti-affinity rule needs at least two VMs.', 'rule-error'));
+      return;
+    }
+    try {
+      const created = await ctx.api.createRule(clusterId, { kind: 'vmAntiAffinity', name: name.value.trim(), vmIds });
+      status.append(alert('success', `Rule ${created.name} created in vCenter.`, 'rule-created'));
+      ctx.refresh();
+    } catch (e) {
+      status.append(errorBox('Create rule', e));
+    }
+  };
+  const form = h('form', { class: 'clr-form', 'aria-label': 'New VM anti-affinity rule', novalidate: true },
+    h('h4', null, 'New VM anti-affinity rule — the VMs are kept on different datastores'),
+    h('div', { class: 'clr-form-control' },
+      h('label', { for: 'rule-name', class: 'clr-control-label' }, 'Name'),
+      h('div', { class: 'clr-control-container' }, name)),
+    h('fieldset', { class: 'clr-form-control' },
+      h('legend', { class: 'clr-control-label' }, 'VMs'),
+      vms.length ? boxes : h('p', null, 'The cluster has no VM.')),
+    button('Create rule', () => void submit(), { kind: 'primary', testId: 'rule-create' }));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void submit();
+  });
+  return form;
 }
