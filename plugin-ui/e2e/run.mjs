@@ -261,6 +261,27 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ settings page → vCenter (govc)
+  if (!env.GOVC_URL) {
+    skip('settings: "Keep VMDKs together by default" saved on the Settings page is the pod\'s setting in vCenter (govc)', 'GOVC_URL is not set');
+  } else {
+    await check('settings: "Keep VMDKs together by default" saved on the Settings page is the pod\'s setting in vCenter (govc)', async () => {
+      const seen = [];
+      for (const want of [false, true]) { // and back, so the server ends as it began
+        await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
+        const box = page.locator('#set-keepVmdksTogether');
+        if ((await box.isChecked()) !== want) await box.click();
+        await page.click('[data-testid="settings-save"]');
+        await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
+        assert(await page.locator('[data-testid="settings-saved"]').count(), await page.locator('[data-testid="settings-status"]').innerText());
+        const held = await govcPodDefaultKeepTogether(cluster.name);
+        assert(held === want, `saved ${want}, vCenter holds podConfig.defaultIntraVmAffinity = ${held}`);
+        seen.push(held);
+      }
+      return `vCenter held ${seen.join(' then ')} after each save`;
+    });
+  }
+
   // ------------------------------------------------------------ apply → relocation (govc)
   const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
   const hasApply = Object.keys(apiPaths).some((p) => /\/recommendations\/\{[^}]+\}\/apply$/.test(p) && apiPaths[p].post);
@@ -316,11 +337,23 @@ function govc(args) {
   }));
 }
 
-/** The pod's VM anti-affinity rules as vCenter holds them: [{name, vms: [moid]}]. */
-async function govcPodRules(podName) {
+/** The pod's podStorageDrsEntry.storageDrsConfig as vCenter holds it (govc object.collect). */
+async function govcPodConfig(podName) {
   const ref = (await govc(['find', '-i', '/', '-type', 'StoragePod', '-name', podName])).trim();
   const j = JSON.parse(await govc(['object.collect', '-json', ref, 'podStorageDrsEntry.storageDrsConfig']));
-  const rules = j?.[0]?.val?.podConfig?.rule ?? j?.[0]?.Val?.PodConfig?.Rule ?? [];
+  return j?.[0]?.val ?? j?.[0]?.Val ?? {};
+}
+
+/** podConfig.defaultIntraVmAffinity, or null when vCenter leaves it unset. */
+async function govcPodDefaultKeepTogether(podName) {
+  const c = await govcPodConfig(podName);
+  return (c.podConfig ?? c.PodConfig)?.defaultIntraVmAffinity ?? (c.podConfig ?? c.PodConfig)?.DefaultIntraVmAffinity ?? null;
+}
+
+/** The pod's VM anti-affinity rules as vCenter holds them: [{name, vms: [moid]}]. */
+async function govcPodRules(podName) {
+  const c = await govcPodConfig(podName);
+  const rules = (c.podConfig ?? c.PodConfig)?.rule ?? (c.podConfig ?? c.PodConfig)?.Rule ?? [];
   return rules.map((r) => ({ name: r.name ?? r.Name, vms: (r.vm ?? r.Vm ?? []).map((v) => v.value ?? v.Value) }));
 }
 

@@ -68,13 +68,11 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
 /** "Add VM anti-affinity rule": a name and at least two of the cluster's VMs; vCenter holds the rule. */
 function newRuleForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
   const name = h('input', { id: 'rule-name', type: 'text', class: 'clr-input', maxlength: 80, 'data-testid': 'rule-name' }) as HTMLInputElement;
-  const boxes = vms.map(([id, vmName]) => {
-    const box = h('input', { id: `rule-vm-${id}`, type: 'checkbox', class: 'clr-checkbox', value: id, 'data-testid': `rule-vm-${vmName}` }) as HTMLInputElement;
-    return h('div', { class: 'clr-checkbox-wrapper' }, box, h('label', { for: `rule-vm-${id}`, class: 'clr-control-label' }, vmName));
-  });
+  const boxes = vms.map(([id, vmName]) =>
+    h('input', { id: `rule-vm-${id}`, type: 'checkbox', class: 'clr-checkbox', value: id, 'data-testid': `rule-vm-${vmName}` }) as HTMLInputElement);
   const submit = async () => {
     status.replaceChildren();
-    const vmIds = [...document.querySelectorAll<HTMLInputElement>('input[id^="rule-vm-"]:checked')].map((b) => b.value);
+    const vmIds = boxes.filter((b) => b.checked).map((b) => b.value);
     if (!name.value.trim()) {
       status.append(alert('danger', 'Name: give the rule a name.', 'rule-error'));
       return;
@@ -98,7 +96,8 @@ function newRuleForm(ctx: PageContext, clusterId: string, vms: Array<[string, st
       h('div', { class: 'clr-control-container' }, name)),
     h('fieldset', { class: 'clr-form-control' },
       h('legend', { class: 'clr-control-label' }, 'VMs'),
-      vms.length ? boxes : h('p', null, 'The cluster has no VM.')),
+      vms.length ? boxes.map((box, i) => h('div', { class: 'clr-checkbox-wrapper' }, box,
+        h('label', { for: box.id, class: 'clr-control-label' }, vms[i][1]))) : h('p', null, 'The cluster has no VM.')),
     button('Create rule', () => void submit(), { kind: 'primary', testId: 'rule-create' }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
