@@ -21,6 +21,7 @@ import (
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -keep-together VM=true|false
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -remove-rule NAME
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -default-keep-together true|false
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -vm-behavior VM=manual|automated|disabled|default
 //
 // A DISK is the disk file's base name, its label or its key, as for vcsim relocate.
 func storageDrsCmd(args []string) int {
@@ -33,21 +34,23 @@ func storageDrsCmd(args []string) int {
 	keep := fs.String("keep-together", "", "VM=true|false: the VM's keep-VMDKs-together setting")
 	remove := fs.String("remove-rule", "", "NAME: removes the VM anti-affinity rule of that name")
 	defaultKeep := fs.String("default-keep-together", "", "true|false: the pod's \"Keep VMDKs together by default\" (defaultIntraVmAffinity)")
+	behavior := fs.String("vm-behavior", "", "VM=manual|automated|disabled|default: the VM's Storage DRS automation "+
+		"(default removes the VM's own settings)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	given := 0
-	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep} {
+	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior} {
 		if s != "" {
 			given++
 		}
 	}
 	if *u == "" || *podName == "" || given != 1 {
 		fmt.Fprintln(os.Stderr, "usage: vcsim sdrs-rule -u URL -pod POD (-vm-anti-affinity NAME=VM,VM... | "+
-			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME | -default-keep-together BOOL)")
+			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME | -default-keep-together BOOL | -vm-behavior VM=LEVEL)")
 		return 2
 	}
-	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep); err != nil {
+	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior); err != nil {
 		fmt.Fprintln(os.Stderr, "sdrs-rule:", err)
 		return 1
 	}
@@ -55,7 +58,7 @@ func storageDrsCmd(args []string) int {
 	return 0
 }
 
-func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defaultKeep string) error {
+func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defaultKeep, behavior string) error {
 	ctx := context.Background()
 	c, f, logout, err := connect(ctx, rawURL, dcName)
 	if err != nil {
@@ -108,7 +111,7 @@ func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defau
 		spec.PodConfigSpec = &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{{
 			ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationRemove, RemoveKey: *key}}}}
 	default:
-		arg := vmdkAnti + keep
+		arg := vmdkAnti + keep + behavior
 		vmName, value, ok := strings.Cut(arg, "=")
 		if !ok {
 			return fmt.Errorf("%q: want VM=VALUE", arg)
@@ -119,7 +122,22 @@ func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defau
 		}
 		ref := vm.Reference()
 		info := &types.StorageDrsVmConfigInfo{Vm: &ref}
-		if keep != "" {
+		if behavior != "" && value == "default" {
+			spec.VmConfigSpec = []types.StorageDrsVmConfigSpec{{ArrayUpdateSpec: types.ArrayUpdateSpec{
+				Operation: types.ArrayUpdateOperationRemove, RemoveKey: ref}}}
+			break
+		}
+		if behavior != "" {
+			switch value {
+			case "disabled":
+				info.Enabled = types.NewBool(false)
+			case "manual", "automated":
+				info.Enabled = types.NewBool(true)
+				info.Behavior = value
+			default:
+				return fmt.Errorf("-vm-behavior %q: want VM=manual, automated, disabled or default", behavior)
+			}
+		} else if keep != "" {
 			if value != "true" && value != "false" {
 				return fmt.Errorf("-keep-together %q: want VM=true or VM=false", keep)
 			}
