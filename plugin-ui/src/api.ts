@@ -258,6 +258,8 @@ export interface VmOverrideView {
   automationLevel: 'default' | 'manual' | 'automated' | 'excluded' | string;
   keepVmdksTogether?: boolean | null;
   serviceClass?: string | null;
+  /** The VM's Storage DRS automation in vCenter; the engine applies the more restrictive of the two. */
+  vCenterAutomationLevel?: 'default' | 'manual' | 'automated' | 'excluded' | string | null;
 }
 
 export interface PlanRequest {

@@ -60,7 +60,8 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
     card('Per-VM overrides', overrides instanceof Error ? errorBox('VM overrides', overrides)
       : table<VmOverrideView>('VM overrides', [
         { header: 'VM', cell: (o) => o.vmName ?? o.vm },
-        { header: 'Automation', cell: (o) => o.automationLevel },
+        { header: 'Automation (this server)', cell: (o) => o.automationLevel },
+        { header: 'Automation (vCenter)', cell: (o) => o.vCenterAutomationLevel ?? 'default' },
         { header: 'Keep VMDKs together', cell: (o) => (o.keepVmdksTogether == null ? 'cluster default' : o.keepVmdksTogether ? 'yes' : 'no') },
       ], overrides as VmOverrideView[], 'no overrides.', 'overrides-table')));
 }

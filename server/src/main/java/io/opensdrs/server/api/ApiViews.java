@@ -33,11 +33,12 @@ public final class ApiViews {
 
     /**
      * A VM's Storage DRS overrides: its automation level in this product ({@code default},
-     * {@code manual}, {@code automated}, {@code excluded}) and vCenter's keep-together setting (null:
-     * the cluster's default).
+     * {@code manual}, {@code automated}, {@code excluded}), the one vCenter holds for it
+     * ({@code vCenterAutomationLevel}, same values; the balancing engine applies the more
+     * restrictive of the two), and vCenter's keep-together setting (null: the cluster's default).
      */
     public record VmOverrideView(String vm, String vmName, String automationLevel, Boolean keepVmdksTogether,
-                                 String serviceClass) {
+                                 String serviceClass, String vCenterAutomationLevel) {
     }
 
     /** Space of a datastore; utilisation in percent of capacity. */

@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
@@ -33,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Datastore clusters (StoragePods): settings, model choice, recommendations, history, faults. */
@@ -134,23 +136,29 @@ public class ClustersController {
     }
 
     @GetMapping("/{clusterId}/vm-overrides")
-    @Operation(summary = "Per-VM automation overrides (this product) and keep-together settings (vCenter)")
+    @Operation(summary = "Per-VM automation overrides (this product and vCenter) and keep-together settings (vCenter)")
     public List<ApiViews.VmOverrideView> vmOverrides(
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         queries.cluster(clusterId);
         Map<String, String> vmNames = vmNames();
-        Map<String, Boolean> keep = new LinkedHashMap<>();
-        assembler.storageDrsRules(clusterId).vms().forEach(v -> {
-            if (v.keepTogether() != null) {
-                keep.put(v.vmId(), v.keepTogether());
-            }
-        });
+        Map<String, StorageDrsRules.VmRules> vcenter = new LinkedHashMap<>();
+        assembler.storageDrsRules(clusterId).vms().forEach(v -> vcenter.put(v.vmId(), v));
         List<ApiViews.VmOverrideView> out = new ArrayList<>();
         for (SettingsRequest.VmOverrideEntry o : policies.overrides(clusterId)) {
-            out.add(new ApiViews.VmOverrideView(o.vmId(), vmNames.get(o.vmId()), o.behavior(), keep.remove(o.vmId()), o.serviceClass()));
+            StorageDrsRules.VmRules v = vcenter.remove(o.vmId());
+            out.add(new ApiViews.VmOverrideView(o.vmId(), vmNames.get(o.vmId()), o.behavior(), v == null ? null : v.keepTogether(),
+                    o.serviceClass(), vcenterLevel(v)));
         }
-        keep.forEach((vm, k) -> out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", k, null)));
+        vcenter.forEach((vm, v) -> {
+            if (v.keepTogether() != null || ClusterStateAssembler.vcenterOverride(v) != VmOverride.DEFAULT) {
+                out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", v.keepTogether(), null, vcenterLevel(v)));
+            }
+        });
         return out;
+    }
+
+    private static String vcenterLevel(StorageDrsRules.VmRules v) {
+        return ClusterStateAssembler.vcenterOverride(v).name().toLowerCase(Locale.ROOT);
     }
 
     private Map<String, String> vmNames() {

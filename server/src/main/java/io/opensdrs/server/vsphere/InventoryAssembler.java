@@ -172,7 +172,8 @@ final class InventoryAssembler {
             }
             InventoryTypes.VirtualDiskAntiAffinityRuleSpec a = v.intraVmAntiAffinity;
             vms.add(new StorageDrsRules.VmRules(v.vm.value(), v.intraVmAffinity, a == null ? null
-                    : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId)));
+                    : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId),
+                    v.enabled, v.behavior == null || v.behavior.isBlank() ? null : v.behavior));
         }
         return new StorageDrsRules(defaultKeepTogether, vmRules, vms);
     }

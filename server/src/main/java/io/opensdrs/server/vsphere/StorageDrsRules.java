@@ -27,12 +27,19 @@ public record StorageDrsRules(Boolean defaultKeepTogether, List<VmAntiAffinity> 
     }
 
     /**
-     * One VM's settings (StorageDrsVmConfigInfo).
+     * One VM's settings (StorageDrsVmConfigInfo), what the vSphere Client's Storage DRS "VM
+     * Overrides" edit.
      *
      * @param keepTogether intraVmAffinity; null: the pod's default
      * @param vmdkAntiAffinity intraVmAntiAffinity, or null
+     * @param enabled false: Storage DRS leaves the VM alone (the client's "Disabled"); null: true
+     * @param behavior {@code manual} or {@code automated}; null: the pod's default
      */
-    public record VmRules(String vmId, Boolean keepTogether, VmdkAntiAffinity vmdkAntiAffinity) {
+    public record VmRules(String vmId, Boolean keepTogether, VmdkAntiAffinity vmdkAntiAffinity, Boolean enabled, String behavior) {
+
+        public VmRules(String vmId, Boolean keepTogether, VmdkAntiAffinity vmdkAntiAffinity) {
+            this(vmId, keepTogether, vmdkAntiAffinity, null, null);
+        }
     }
 
     /** The VM's listed disks must each be on a different datastore (VirtualDiskAntiAffinityRuleSpec). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.Rule;
+import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.VmState;
 import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.inventory.InventorySync;
@@ -51,7 +52,8 @@ class StorageDrsRulesVcsimTest {
 
     /**
      * ds1 holds a, b and pair: a and b share it against their rule, pair's two disks too; doomed
-     * (on ds2) is destroyed in vCenter by the rule-creation test.
+     * (on ds2) is destroyed in vCenter by the rule-creation test; pinned and careful (on ds2) get
+     * their Storage DRS automation in vCenter, and lose it again, in the automation test.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
@@ -60,7 +62,9 @@ class StorageDrsRulesVcsimTest {
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"pair\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
             + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
-            + "{\"name\":\"doomed\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+            + "{\"name\":\"doomed\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
+            + "{\"name\":\"pinned\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
+            + "{\"name\":\"careful\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -283,5 +287,54 @@ class StorageDrsRulesVcsimTest {
         assertThat(heldVmAntiAffinityRules()).doesNotContain("keep-apart").isEqualTo(before);
         assertThat(api.call(HttpMethod.GET, rules, null, 200).toString()).doesNotContain("keep-apart");
         assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name).doesNotContain("keep-apart");
+    }
+
+    @Test
+    void vmAutomationSetInVCenterIsAppliedTogetherWithTheServersOverrides() throws Exception {
+        String pinned = FaithfulVcsim.moid(vcsim, "m", "pinned");
+        String careful = FaithfulVcsim.moid(vcsim, "m", "careful");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "pinned=disabled")).contains("OK");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "careful=manual")).contains("OK");
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        Map<String, JsonNode> held = new HashMap<>();
+        JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
+                .at("/0/val/vmConfig").forEach(v -> held.put(v.at("/vm/value").asText(), v));
+        assertThat(held.get(pinned).get("enabled").asBoolean()).isFalse();
+        assertThat(held.get(careful).get("behavior").asText()).isEqualTo("manual");
+
+        fullSync();
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.EXCLUDED);
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
+
+        // this server says automated for careful, vCenter manual: the more restrictive holds
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        AdminApi api = new AdminApi(rest);
+        Map<String, Object> body = new HashMap<>();
+        api.call(HttpMethod.GET, settings, null, 200).fields()
+                .forEachRemaining(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        body.put("vmOverrides", List.of(Map.of("vmId", careful, "behavior", "automated")));
+        api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
+        Map<String, JsonNode> shown = new HashMap<>();
+        api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200)
+                .forEach(o -> shown.put(o.get("vmName").asText(), o));
+        assertThat(shown.get("careful").get("automationLevel").asText()).isEqualTo("automated");
+        assertThat(shown.get("careful").get("vCenterAutomationLevel").asText()).isEqualTo("manual");
+        assertThat(shown.get("pinned").get("automationLevel").asText()).isEqualTo("default");
+        assertThat(shown.get("pinned").get("vCenterAutomationLevel").asText()).isEqualTo("excluded");
+
+        // vCenter's settings removed: the server's own override alone decides
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "pinned=default")).contains("OK");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "careful=default")).contains("OK");
+        fullSync();
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.AUTOMATED);
+        body.put("vmOverrides", List.of());
+        api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.DEFAULT);
+    }
+
+    VmOverride automationOf(String vm) {
+        return assembler.assemble(podId()).state().vms().stream().filter(v -> v.id().equals(vm)).findFirst().orElseThrow().override();
     }
 }
