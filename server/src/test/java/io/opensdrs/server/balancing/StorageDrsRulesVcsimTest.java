@@ -218,7 +218,7 @@ class StorageDrsRulesVcsimTest {
         // changed through the server (the plugin's Settings page): vCenter holds it first, then the server
         Map<String, Object> body = new HashMap<>();
         JsonNode current = api.call(HttpMethod.GET, settings, null, 200);
-        current.fields().forEachRemaining(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        current.properties().forEach(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
         body.put("keepVmdksTogether", true);
         assertThat(api.call(HttpMethod.PUT, settings, body, 200).get("keepVmdksTogether").asBoolean()).isTrue();
         assertThat(heldDefaultKeepTogether()).isTrue();
@@ -310,8 +310,8 @@ class StorageDrsRulesVcsimTest {
         String settings = "/api/v1/clusters/" + podId() + "/settings";
         AdminApi api = new AdminApi(rest);
         Map<String, Object> body = new HashMap<>();
-        api.call(HttpMethod.GET, settings, null, 200).fields()
-                .forEachRemaining(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        api.call(HttpMethod.GET, settings, null, 200).properties()
+                .forEach(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
         body.put("vmOverrides", List.of(Map.of("vmId", careful, "behavior", "automated")));
         api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
