@@ -216,9 +216,7 @@ class StorageDrsRulesVcsimTest {
         assertThat(policies.balancingSettings(podId()).keepVmdksTogetherByDefault()).isFalse();
 
         // changed through the server (the plugin's Settings page): vCenter holds it first, then the server
-        Map<String, Object> body = new HashMap<>();
-        JsonNode current = api.call(HttpMethod.GET, settings, null, 200);
-        current.properties().forEach(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        Map<String, Object> body = settingsBody(api, settings);
         body.put("keepVmdksTogether", true);
         assertThat(api.call(HttpMethod.PUT, settings, body, 200).get("keepVmdksTogether").asBoolean()).isTrue();
         assertThat(heldDefaultKeepTogether()).isTrue();
@@ -309,9 +307,7 @@ class StorageDrsRulesVcsimTest {
         // this server says automated for careful, vCenter manual: the more restrictive holds
         String settings = "/api/v1/clusters/" + podId() + "/settings";
         AdminApi api = new AdminApi(rest);
-        Map<String, Object> body = new HashMap<>();
-        api.call(HttpMethod.GET, settings, null, 200).properties()
-                .forEach(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        Map<String, Object> body = settingsBody(api, settings);
         body.put("vmOverrides", List.of(Map.of("vmId", careful, "behavior", "automated")));
         api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
@@ -332,6 +328,14 @@ class StorageDrsRulesVcsimTest {
         body.put("vmOverrides", List.of());
         api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.DEFAULT);
+    }
+
+    /** The cluster's settings as GET answers them, as a PUT body to change. */
+    static Map<String, Object> settingsBody(AdminApi api, String settings) throws Exception {
+        Map<String, Object> body = new HashMap<>();
+        api.call(HttpMethod.GET, settings, null, 200).properties()
+                .forEach(e -> body.put(e.getKey(), JSON.convertValue(e.getValue(), Object.class)));
+        return body;
     }
 
     VmOverride automationOf(String vm) {
