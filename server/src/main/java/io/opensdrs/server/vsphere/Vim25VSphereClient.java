@@ -170,22 +170,24 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public StorageDrsRules storageDrsRules(String podId) throws VimFaultException {
-        return call(() -> {
-            PropertyCollectorTypes.ObjectContent oc = vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
-                    InventoryAssembler.STORAGE_DRS_CONFIG);
-            if (oc == null) {
-                throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "datastore cluster " + podId + " is gone");
-            }
-            return InventoryAssembler.rules(oc.get(InventoryAssembler.STORAGE_DRS_CONFIG));
-        });
+        return InventoryAssembler.rules(podStorageDrsConfig(podId));
+    }
+
+    /** The pod's podStorageDrsEntry.storageDrsConfig as vCenter holds it now (null when unset). */
+    private Object podStorageDrsConfig(String podId) throws VimFaultException {
+        PropertyCollectorTypes.ObjectContent oc = call(() -> vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
+                InventoryAssembler.STORAGE_DRS_CONFIG));
+        if (oc == null) {
+            throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "datastore cluster " + podId + " is gone");
+        }
+        return oc.get(InventoryAssembler.STORAGE_DRS_CONFIG);
     }
 
     @Override
     public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
-        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
-        spec.podConfigSpec = new InventoryTypes.StorageDrsPodConfigSpec();
-        spec.podConfigSpec.defaultIntraVmAffinity = keepTogether;
-        return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
+        InventoryTypes.StorageDrsPodConfigSpec change = new InventoryTypes.StorageDrsPodConfigSpec();
+        change.defaultIntraVmAffinity = keepTogether;
+        return configurePod(podId, change);
     }
 
     @Override
@@ -197,16 +199,13 @@ public final class Vim25VSphereClient implements VSphereClient {
         InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
         change.operation = "add";
         change.info = rule;
-        return configureRules(podId, change);
+        return configureRule(podId, change);
     }
 
     @Override
     public String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException {
-        PropertyCollectorTypes.ObjectContent oc = call(() -> vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
-                InventoryAssembler.STORAGE_DRS_CONFIG));
         Integer key = null;
-        if (oc != null && oc.get(InventoryAssembler.STORAGE_DRS_CONFIG) instanceof InventoryTypes.StorageDrsConfigInfo config
-                && config.podConfig != null) {
+        if (podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config && config.podConfig != null) {
             for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
                 if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec && name.equals(r.name)) {
                     key = r.key;
@@ -220,13 +219,19 @@ public final class Vim25VSphereClient implements VSphereClient {
         InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
         change.operation = "remove";
         change.removeKey = new InventoryTypes.XsdInt(key);
-        return configureRules(podId, change);
+        return configureRule(podId, change);
     }
 
-    private String configureRules(String podId, InventoryTypes.ClusterRuleSpec change) throws VimFaultException {
+    private String configureRule(String podId, InventoryTypes.ClusterRuleSpec change) throws VimFaultException {
+        InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
+        pod.rule.add(change);
+        return configurePod(podId, pod);
+    }
+
+    /** ConfigureStorageDrsForPod_Task with modify = true: only what the pod spec sets changes. */
+    private String configurePod(String podId, InventoryTypes.StorageDrsPodConfigSpec podChange) throws VimFaultException {
         InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
-        spec.podConfigSpec = new InventoryTypes.StorageDrsPodConfigSpec();
-        spec.podConfigSpec.rule.add(change);
+        spec.podConfigSpec = podChange;
         return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
     }
 
