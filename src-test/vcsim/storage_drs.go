@@ -105,6 +105,9 @@ func applyStorageDrsSpec(ctx *simulator.Context, cur types.StorageDrsConfigInfo,
 		if s.DefaultIntraVmAffinity != nil {
 			c.DefaultIntraVmAffinity = s.DefaultIntraVmAffinity
 		}
+		if f := checkPodThresholds(s); f != nil {
+			return next, f
+		}
 		if s.SpaceLoadBalanceConfig != nil {
 			c.SpaceLoadBalanceConfig = s.SpaceLoadBalanceConfig
 		}
@@ -285,4 +288,43 @@ func applyVmConfig(ctx *simulator.Context, configs []types.StorageDrsVmConfigInf
 
 func invalidProperty(name string) types.BaseMethodFault {
 	return &types.InvalidArgument{InvalidProperty: name}
+}
+
+// checkPodThresholds refuses what the vSphere Client's Storage DRS settings cannot hold: thresholds
+// outside their ranges (space utilization 50–100 %, minimum difference 1–50 %, IO latency 5–100 ms,
+// IO imbalance 1–100, free space at least 1 GB; 0 is unset) and unknown modes.
+func checkPodThresholds(s *types.StorageDrsPodConfigSpec) types.BaseMethodFault {
+	inRange := func(v, lo, hi int32) bool { return v == 0 || (v >= lo && v <= hi) }
+	if c := s.SpaceLoadBalanceConfig; c != nil {
+		switch {
+		case c.SpaceThresholdMode != "" && c.SpaceThresholdMode != string(types.StorageDrsSpaceLoadBalanceConfigSpaceThresholdModeUtilization) &&
+			c.SpaceThresholdMode != string(types.StorageDrsSpaceLoadBalanceConfigSpaceThresholdModeFreeSpace):
+			return invalidProperty("podConfigSpec.spaceLoadBalanceConfig.spaceThresholdMode")
+		case !inRange(c.SpaceUtilizationThreshold, 50, 100):
+			return invalidProperty("podConfigSpec.spaceLoadBalanceConfig.spaceUtilizationThreshold")
+		case !inRange(c.MinSpaceUtilizationDifference, 1, 50):
+			return invalidProperty("podConfigSpec.spaceLoadBalanceConfig.minSpaceUtilizationDifference")
+		case c.FreeSpaceThresholdGB < 0:
+			return invalidProperty("podConfigSpec.spaceLoadBalanceConfig.freeSpaceThresholdGB")
+		}
+	}
+	if c := s.IoLoadBalanceConfig; c != nil {
+		switch {
+		case !inRange(c.IoLatencyThreshold, 5, 100):
+			return invalidProperty("podConfigSpec.ioLoadBalanceConfig.ioLatencyThreshold")
+		case !inRange(c.IoLoadImbalanceThreshold, 1, 100):
+			return invalidProperty("podConfigSpec.ioLoadBalanceConfig.ioLoadImbalanceThreshold")
+		}
+	}
+	if c := s.AutomationOverrides; c != nil {
+		modes := map[string]string{"spaceLoadBalanceAutomationMode": c.SpaceLoadBalanceAutomationMode,
+			"ioLoadBalanceAutomationMode": c.IoLoadBalanceAutomationMode, "ruleEnforcementAutomationMode": c.RuleEnforcementAutomationMode,
+			"policyEnforcementAutomationMode": c.PolicyEnforcementAutomationMode, "vmEvacuationAutomationMode": c.VmEvacuationAutomationMode}
+		for name, m := range modes {
+			if m != "" && m != string(types.StorageDrsPodConfigInfoBehaviorManual) && m != string(types.StorageDrsPodConfigInfoBehaviorAutomated) {
+				return invalidProperty("podConfigSpec.automationOverrides." + name)
+			}
+		}
+	}
+	return nil
 }

@@ -22,6 +22,12 @@ import (
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -remove-rule NAME
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -default-keep-together true|false
 //	vcsim sdrs-rule -u URL [-dc DC] -pod POD -vm-behavior VM=manual|automated|disabled|default
+//	vcsim sdrs-rule -u URL [-dc DC] -pod POD -pod-config PROPERTY=VALUE,...
+//
+// -pod-config sets the pod's settings as the vSphere Client's "Edit Storage DRS" does, by their API
+// names: defaultVmBehavior, ioLoadBalanceEnabled, spaceThresholdMode, spaceUtilizationThreshold,
+// freeSpaceThresholdGB, minSpaceUtilizationDifference, ioLatencyThreshold, ioLoadImbalanceThreshold,
+// spaceLoadBalanceAutomationMode, ioLoadBalanceAutomationMode (an empty value: the pod's level).
 //
 // A DISK is the disk file's base name, its label or its key, as for vcsim relocate.
 func storageDrsCmd(args []string) int {
@@ -36,21 +42,22 @@ func storageDrsCmd(args []string) int {
 	defaultKeep := fs.String("default-keep-together", "", "true|false: the pod's \"Keep VMDKs together by default\" (defaultIntraVmAffinity)")
 	behavior := fs.String("vm-behavior", "", "VM=manual|automated|disabled|default: the VM's Storage DRS automation "+
 		"(default removes the VM's own settings)")
+	podCfg := fs.String("pod-config", "", "PROPERTY=VALUE,...: the pod's Storage DRS settings by API name")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	given := 0
-	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior} {
+	for _, s := range []string{*vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior, *podCfg} {
 		if s != "" {
 			given++
 		}
 	}
 	if *u == "" || *podName == "" || given != 1 {
 		fmt.Fprintln(os.Stderr, "usage: vcsim sdrs-rule -u URL -pod POD (-vm-anti-affinity NAME=VM,VM... | "+
-			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME | -default-keep-together BOOL | -vm-behavior VM=LEVEL)")
+			"-vmdk-anti-affinity VM=DISK,DISK... | -keep-together VM=BOOL | -remove-rule NAME | -default-keep-together BOOL | -vm-behavior VM=LEVEL | -pod-config PROPERTY=VALUE,...)")
 		return 2
 	}
-	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior); err != nil {
+	if err := doStorageDrs(*u, *dcName, *podName, *vmAnti, *vmdkAnti, *keep, *remove, *defaultKeep, *behavior, *podCfg); err != nil {
 		fmt.Fprintln(os.Stderr, "sdrs-rule:", err)
 		return 1
 	}
@@ -58,7 +65,7 @@ func storageDrsCmd(args []string) int {
 	return 0
 }
 
-func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defaultKeep, behavior string) error {
+func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defaultKeep, behavior, podCfg string) error {
 	ctx := context.Background()
 	c, f, logout, err := connect(ctx, rawURL, dcName)
 	if err != nil {
@@ -71,6 +78,20 @@ func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defau
 	}
 	var spec types.StorageDrsConfigSpec
 	switch {
+	case podCfg != "":
+		var current mo.StoragePod
+		if err := pod.Properties(ctx, pod.Reference(), []string{podConfigProperty}, &current); err != nil {
+			return err
+		}
+		var held types.StorageDrsPodConfigInfo
+		if current.PodStorageDrsEntry != nil {
+			held = current.PodStorageDrsEntry.StorageDrsConfig.PodConfig
+		}
+		s, err := podConfigSpec(held, podCfg)
+		if err != nil {
+			return err
+		}
+		spec.PodConfigSpec = s
 	case defaultKeep != "":
 		if defaultKeep != "true" && defaultKeep != "false" {
 			return fmt.Errorf("-default-keep-together %q: want true or false", defaultKeep)
@@ -179,4 +200,83 @@ func doStorageDrs(rawURL, dcName, podName, vmAnti, vmdkAnti, keep, remove, defau
 		return err
 	}
 	return task.Wait(ctx)
+}
+
+// podConfigSpec turns PROPERTY=VALUE pairs into a pod spec. The space, IO and automation configs are
+// replaced whole by ConfigureStorageDrsForPod_Task, so each starts from what the pod holds.
+func podConfigSpec(held types.StorageDrsPodConfigInfo, pairs string) (*types.StorageDrsPodConfigSpec, error) {
+	spec := &types.StorageDrsPodConfigSpec{}
+	space := func() *types.StorageDrsSpaceLoadBalanceConfig {
+		if spec.SpaceLoadBalanceConfig == nil {
+			spec.SpaceLoadBalanceConfig = &types.StorageDrsSpaceLoadBalanceConfig{}
+			if held.SpaceLoadBalanceConfig != nil {
+				*spec.SpaceLoadBalanceConfig = *held.SpaceLoadBalanceConfig
+			}
+		}
+		return spec.SpaceLoadBalanceConfig
+	}
+	io := func() *types.StorageDrsIoLoadBalanceConfig {
+		if spec.IoLoadBalanceConfig == nil {
+			spec.IoLoadBalanceConfig = &types.StorageDrsIoLoadBalanceConfig{}
+			if held.IoLoadBalanceConfig != nil {
+				*spec.IoLoadBalanceConfig = *held.IoLoadBalanceConfig
+			}
+		}
+		return spec.IoLoadBalanceConfig
+	}
+	auto := func() *types.StorageDrsAutomationConfig {
+		if spec.AutomationOverrides == nil {
+			spec.AutomationOverrides = &types.StorageDrsAutomationConfig{}
+			if held.AutomationOverrides != nil {
+				*spec.AutomationOverrides = *held.AutomationOverrides
+			}
+		}
+		return spec.AutomationOverrides
+	}
+	for _, pair := range strings.Split(pairs, ",") {
+		name, value, ok := strings.Cut(pair, "=")
+		if !ok {
+			return nil, fmt.Errorf("-pod-config %q: want PROPERTY=VALUE", pair)
+		}
+		number := func() (int32, error) {
+			var n int32
+			if _, err := fmt.Sscan(value, &n); err != nil {
+				return 0, fmt.Errorf("-pod-config %s=%q: want a whole number", name, value)
+			}
+			return n, nil
+		}
+		var err error
+		switch name {
+		case "defaultVmBehavior":
+			spec.DefaultVmBehavior = value
+		case "ioLoadBalanceEnabled":
+			if value != "true" && value != "false" {
+				return nil, fmt.Errorf("-pod-config ioLoadBalanceEnabled=%q: want true or false", value)
+			}
+			spec.IoLoadBalanceEnabled = types.NewBool(value == "true")
+			io() // vCenter keeps an IO config beside the switch
+		case "spaceThresholdMode":
+			space().SpaceThresholdMode = value
+		case "spaceUtilizationThreshold":
+			space().SpaceUtilizationThreshold, err = number()
+		case "freeSpaceThresholdGB":
+			space().FreeSpaceThresholdGB, err = number()
+		case "minSpaceUtilizationDifference":
+			space().MinSpaceUtilizationDifference, err = number()
+		case "ioLatencyThreshold":
+			io().IoLatencyThreshold, err = number()
+		case "ioLoadImbalanceThreshold":
+			io().IoLoadImbalanceThreshold, err = number()
+		case "spaceLoadBalanceAutomationMode":
+			auto().SpaceLoadBalanceAutomationMode = value
+		case "ioLoadBalanceAutomationMode":
+			auto().IoLoadBalanceAutomationMode = value
+		default:
+			return nil, fmt.Errorf("-pod-config: unknown property %q", name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return spec, nil
 }

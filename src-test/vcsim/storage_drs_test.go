@@ -136,3 +136,57 @@ func (e *env) diskKeys(vm string) []int32 {
 	}
 	return keys
 }
+
+func TestConfigureStorageDrsPodThresholds(t *testing.T) {
+	e := start(t, world, Options{})
+	held, err := podConfigSpec(e.podConfig("POD0").PodConfig,
+		"spaceUtilizationThreshold=70,ioLatencyThreshold=25,ioLoadBalanceEnabled=true,ioLoadBalanceAutomationMode=manual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.configure(types.StorageDrsConfigSpec{PodConfigSpec: held}, true); err != nil {
+		t.Fatal(err)
+	}
+	c := e.podConfig("POD0").PodConfig
+	if c.SpaceLoadBalanceConfig == nil || c.SpaceLoadBalanceConfig.SpaceUtilizationThreshold != 70 ||
+		c.IoLoadBalanceConfig == nil || c.IoLoadBalanceConfig.IoLatencyThreshold != 25 || !c.IoLoadBalanceEnabled ||
+		c.AutomationOverrides == nil || c.AutomationOverrides.IoLoadBalanceAutomationMode != "manual" {
+		t.Fatalf("pod config not applied: %#v", c)
+	}
+	// a second change starts from what the pod holds: the latency threshold stays
+	next, err := podConfigSpec(c, "minSpaceUtilizationDifference=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.configure(types.StorageDrsConfigSpec{PodConfigSpec: next}, true); err != nil {
+		t.Fatal(err)
+	}
+	if c = e.podConfig("POD0").PodConfig; c.SpaceLoadBalanceConfig.SpaceUtilizationThreshold != 70 ||
+		c.SpaceLoadBalanceConfig.MinSpaceUtilizationDifference != 8 || c.IoLoadBalanceConfig.IoLatencyThreshold != 25 {
+		t.Fatalf("a later change lost earlier settings: %#v %#v", c.SpaceLoadBalanceConfig, c.IoLoadBalanceConfig)
+	}
+	for pairs, field := range map[string]string{
+		"spaceUtilizationThreshold=30":         "spaceLoadBalanceConfig.spaceUtilizationThreshold",
+		"minSpaceUtilizationDifference=51":     "spaceLoadBalanceConfig.minSpaceUtilizationDifference",
+		"ioLatencyThreshold=4":                 "ioLoadBalanceConfig.ioLatencyThreshold",
+		"ioLoadImbalanceThreshold=101":         "ioLoadBalanceConfig.ioLoadImbalanceThreshold",
+		"spaceThresholdMode=vibes":             "spaceLoadBalanceConfig.spaceThresholdMode",
+		"spaceLoadBalanceAutomationMode=often": "automationOverrides.spaceLoadBalanceAutomationMode",
+	} {
+		bad, err := podConfigSpec(c, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.configure(types.StorageDrsConfigSpec{PodConfigSpec: bad}, true)
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Fatalf("%s: want InvalidArgument on %s, got %v", pairs, field, err)
+		}
+	}
+	if after := e.podConfig("POD0").PodConfig; *after.SpaceLoadBalanceConfig != *c.SpaceLoadBalanceConfig ||
+		*after.IoLoadBalanceConfig != *c.IoLoadBalanceConfig || *after.AutomationOverrides != *c.AutomationOverrides {
+		t.Fatalf("a refused spec changed the pod: %#v", after)
+	}
+	if _, err := podConfigSpec(c, "loadBalanceInterval=60"); err == nil {
+		t.Fatal("an unknown property was taken")
+	}
+}
