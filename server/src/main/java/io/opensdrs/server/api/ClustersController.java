@@ -7,8 +7,9 @@ import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.rules.VmAntiAffinityRules;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
-import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
+import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
+import io.opensdrs.server.vsphere.StorageDrsRules.PodSettings;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -49,17 +50,17 @@ public class ClustersController {
     private final JdbcTemplate jdbc;
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
-    private final KeepVmdksTogetherDefault keepTogetherDefault;
+    private final VCenterPodSettings podSettings;
     private final VmAntiAffinityRules vmAntiAffinityRules;
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              KeepVmdksTogetherDefault keepTogetherDefault, VmAntiAffinityRules vmAntiAffinityRules) {
+                              VCenterPodSettings podSettings, VmAntiAffinityRules vmAntiAffinityRules) {
         this.assembler = assembler;
         this.vmAntiAffinityRules = vmAntiAffinityRules;
-        this.keepTogetherDefault = keepTogetherDefault;
+        this.podSettings = podSettings;
         this.policies = policies;
         this.queries = queries;
         this.settingsRepository = settingsRepository;
@@ -200,8 +201,7 @@ public class ClustersController {
         // every check before the first write: a refused request changes nothing (SPEC §5)
         policies.check(clusterId, r.vmOverrides(), r.serviceClasses());
         ClusterSettings s = queries.settings(clusterId);
-        // vCenter holds this one too (the pod's defaultIntraVmAffinity): it takes the change first, or nothing changes
-        keepTogetherDefault.apply(clusterId, s.isKeepVmdksTogether(), r.keepVmdksTogether());
+        PodSettings before = VCenterPodSettings.of(s);
         s.setModelKind(r.modelKind());
         s.setAutomationLevel(r.automationLevel());
         s.setSpaceThresholdPct(r.spaceThresholdPct());
@@ -227,6 +227,8 @@ public class ClustersController {
         if (r.freeSpaceThresholdGb() != null) {
             s.setFreeSpaceThresholdGb(r.freeSpaceThresholdGb());
         }
+        // vCenter's pod holds most of these too: it takes the change first, or the transaction rolls back and nothing changes
+        podSettings.apply(clusterId, before, VCenterPodSettings.of(s));
         s.setUpdatedAt(Instant.now());
         ClusterSettings saved = settingsRepository.save(s);
         policies.replace(clusterId, r.vmOverrides(), r.serviceClasses());

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.opensdrs.server.settings.KeepVmdksTogetherDefault;
+import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,16 +41,16 @@ public class InventorySync {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final ObjectMapper json;
-    private final KeepVmdksTogetherDefault keepTogetherDefault;
+    private final VCenterPodSettings podSettings;
     private final Duration fullSyncInterval;
     private final Timer fullTimer;
     private final Timer incrementalTimer;
 
     public InventorySync(ObjectProvider<VCenterInventorySource> source, JdbcTemplate jdbc, TransactionTemplate tx,
                          io.opensdrs.server.SdrsProperties properties, MeterRegistry meters, ObjectMapper json,
-                         KeepVmdksTogetherDefault keepTogetherDefault) {
+                         VCenterPodSettings podSettings) {
         this.json = json;
-        this.keepTogetherDefault = keepTogetherDefault;
+        this.podSettings = podSettings;
         this.source = source;
         this.jdbc = jdbc;
         this.tx = tx;
@@ -150,7 +150,7 @@ public class InventorySync {
         jdbc.update("DELETE FROM datastore_cluster WHERE moid = ?", p.moid());
         jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
                 p.moid(), p.name(), p.datacenterMoid(), rulesJson(p.moid(), p.rules()));
-        keepTogetherDefault.adopt(p.moid(), p.rules().defaultKeepTogether());
+        podSettings.adopt(p.moid(), p.rules().pod());
     }
 
     /**
@@ -161,7 +161,7 @@ public class InventorySync {
     public void storeStorageDrsRules(String podId, StorageDrsRules rules) {
         tx.executeWithoutResult(t -> {
             jdbc.update("UPDATE datastore_cluster SET storage_drs_rules_json = ? WHERE moid = ?", rulesJson(podId, rules), podId);
-            keepTogetherDefault.adopt(podId, rules.defaultKeepTogether());
+            podSettings.adopt(podId, rules.pod());
         });
     }
 

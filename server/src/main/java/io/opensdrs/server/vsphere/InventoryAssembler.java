@@ -155,9 +155,9 @@ final class InventoryAssembler {
             return StorageDrsRules.NONE;
         }
         List<StorageDrsRules.VmAntiAffinity> vmRules = new ArrayList<>();
-        Boolean defaultKeepTogether = null;
+        StorageDrsRules.PodSettings pod = StorageDrsRules.PodSettings.UNSET;
         if (config.podConfig != null) {
-            defaultKeepTogether = config.podConfig.defaultIntraVmAffinity;
+            pod = podSettings(config.podConfig);
             for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
                 if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec anti) {
                     vmRules.add(new StorageDrsRules.VmAntiAffinity(ruleName(anti), !Boolean.FALSE.equals(anti.enabled),
@@ -175,7 +175,36 @@ final class InventoryAssembler {
                     : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId),
                     v.enabled, v.behavior == null || v.behavior.isBlank() ? null : v.behavior));
         }
-        return new StorageDrsRules(defaultKeepTogether, vmRules, vms);
+        return new StorageDrsRules(pod, vmRules, vms);
+    }
+
+    /** What the pod holds; a blank string or zero is a value vCenter does not hold (the WSDL's omitted element). */
+    static StorageDrsRules.PodSettings podSettings(InventoryTypes.StorageDrsPodConfigInfo c) {
+        InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = c.spaceLoadBalanceConfig;
+        InventoryTypes.StorageDrsIoLoadBalanceConfig io = c.ioLoadBalanceConfig;
+        InventoryTypes.StorageDrsAutomationConfig auto = c.automationOverrides;
+        return new StorageDrsRules.PodSettings(blankAsNull(c.defaultVmBehavior), io == null ? null : c.ioLoadBalanceEnabled,
+                c.defaultIntraVmAffinity,
+                space == null ? null : blankAsNull(space.spaceThresholdMode),
+                space == null ? null : zeroAsNull(space.spaceUtilizationThreshold),
+                space == null ? null : zeroAsNull(space.freeSpaceThresholdGB),
+                space == null ? null : zeroAsNull(space.minSpaceUtilizationDifference),
+                io == null ? null : zeroAsNull(io.ioLatencyThreshold),
+                io == null ? null : zeroAsNull(io.ioLoadImbalanceThreshold),
+                auto == null ? null : automationMode(auto.spaceLoadBalanceAutomationMode),
+                auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode));
+    }
+
+    private static String automationMode(String mode) {
+        return mode == null || mode.isBlank() ? "inherit" : mode;
+    }
+
+    private static String blankAsNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    private static Integer zeroAsNull(Integer i) {
+        return i == null || i == 0 ? null : i;
     }
 
     private static String ruleName(InventoryTypes.ClusterRuleInfo r) {

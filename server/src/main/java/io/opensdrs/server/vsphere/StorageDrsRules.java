@@ -3,20 +3,50 @@ package io.opensdrs.server.vsphere;
 import java.util.List;
 
 /**
- * A datastore cluster's Storage DRS rules as vCenter keeps them
+ * A datastore cluster's Storage DRS configuration as vCenter keeps it
  * ({@code StoragePod.podStorageDrsEntry.storageDrsConfig}, set with ConfigureStorageDrsForPod_Task or
- * the vSphere Client's "VM/Host Rules" and "VM Overrides"): VM anti-affinity rules of the pod, and
- * per VM whether its VMDKs are kept together and its VMDK anti-affinity rule (SPEC §4).
+ * the vSphere Client's "Edit Storage DRS", "VM/Host Rules" and "VM Overrides"): the pod's settings,
+ * its VM anti-affinity rules, and per VM whether its VMDKs are kept together, its VMDK anti-affinity
+ * rule and its automation (SPEC §4).
  *
- * @param defaultKeepTogether podConfig.defaultIntraVmAffinity: null when vCenter leaves it unset
+ * @param pod the pod-wide settings this server shares with vCenter
  */
-public record StorageDrsRules(Boolean defaultKeepTogether, List<VmAntiAffinity> vmAntiAffinity, List<VmRules> vms) {
+public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffinity, List<VmRules> vms) {
 
-    public static final StorageDrsRules NONE = new StorageDrsRules(null, List.of(), List.of());
+    public static final StorageDrsRules NONE = new StorageDrsRules(PodSettings.UNSET, List.of(), List.of());
 
     public StorageDrsRules {
+        pod = pod == null ? PodSettings.UNSET : pod;
         vmAntiAffinity = List.copyOf(vmAntiAffinity);
         vms = List.copyOf(vms);
+    }
+
+    /**
+     * The pod-wide settings of SPEC §4 as vCenter holds them, each named after the server's own
+     * setting it is ({@code ClusterSettings}); null where vCenter holds no value (the stock
+     * simulator's new pod has none).
+     *
+     * @param automationLevel       podConfig.defaultVmBehavior: manual or automated
+     * @param ioLoadBalanceEnabled  podConfig.ioLoadBalanceEnabled, counted as held only beside an
+     *                              ioLoadBalanceConfig (the WSDL makes it a plain boolean, so a pod
+     *                              never configured reads false)
+     * @param keepVmdksTogether     podConfig.defaultIntraVmAffinity
+     * @param spaceThresholdMode    spaceLoadBalanceConfig.spaceThresholdMode: utilization or freeSpace
+     * @param spaceThresholdPct     spaceLoadBalanceConfig.spaceUtilizationThreshold (%)
+     * @param freeSpaceThresholdGb  spaceLoadBalanceConfig.freeSpaceThresholdGB
+     * @param minSpaceDifferencePct spaceLoadBalanceConfig.minSpaceUtilizationDifference (%)
+     * @param latencyThresholdMs    ioLoadBalanceConfig.ioLatencyThreshold (ms)
+     * @param ioImbalanceThreshold  ioLoadBalanceConfig.ioLoadImbalanceThreshold
+     * @param spaceAutomationLevel  automationOverrides.spaceLoadBalanceAutomationMode: manual, automated,
+     *                              or inherit when blank (the pod's level)
+     * @param ioAutomationLevel     automationOverrides.ioLoadBalanceAutomationMode, the same way
+     */
+    public record PodSettings(String automationLevel, Boolean ioLoadBalanceEnabled, Boolean keepVmdksTogether,
+                              String spaceThresholdMode, Integer spaceThresholdPct, Integer freeSpaceThresholdGb,
+                              Integer minSpaceDifferencePct, Integer latencyThresholdMs, Integer ioImbalanceThreshold,
+                              String spaceAutomationLevel, String ioAutomationLevel) {
+
+        public static final PodSettings UNSET = new PodSettings(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** No two of the VMs may share a datastore (ClusterAntiAffinityRuleSpec). */

@@ -33,17 +33,17 @@ public interface VSphereClient extends AutoCloseable {
     String relocateVm(String vmId, String datastoreId) throws VimFaultException;
 
     /**
-     * The pod's Storage DRS rules and keep-together default as vCenter holds them now
+     * The pod's Storage DRS settings and rules as vCenter holds them now
      * ({@code podStorageDrsEntry.storageDrsConfig}).
      */
     StorageDrsRules storageDrsRules(String podId) throws VimFaultException;
 
     /**
-     * Sets the pod's "Keep VMDKs together by default" ({@code podConfig.defaultIntraVmAffinity})
-     * with ConfigureStorageDrsForPod_Task, modify=true so that nothing else of the pod's
-     * configuration changes. Returns the task id.
+     * Sets the pod settings {@code change} holds (its non-null values) with
+     * ConfigureStorageDrsForPod_Task, modify=true so that nothing else of the pod's configuration
+     * changes. Returns the task id.
      */
-    String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException;
+    String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException;
 
     /**
      * Adds an enabled VM anti-affinity rule to the pod (ConfigureStorageDrsForPod_Task,

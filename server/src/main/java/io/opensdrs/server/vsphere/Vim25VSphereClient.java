@@ -184,10 +184,48 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
-    public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
-        InventoryTypes.StorageDrsPodConfigSpec change = new InventoryTypes.StorageDrsPodConfigSpec();
-        change.defaultIntraVmAffinity = keepTogether;
-        return configurePod(podId, change);
+    public String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException {
+        InventoryTypes.StorageDrsPodConfigInfo now = podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo c
+                && c.podConfig != null ? c.podConfig : new InventoryTypes.StorageDrsPodConfigInfo();
+        InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
+        pod.defaultVmBehavior = change.automationLevel();
+        pod.ioLoadBalanceEnabled = change.ioLoadBalanceEnabled();
+        pod.defaultIntraVmAffinity = change.keepVmdksTogether();
+        // a config object is replaced whole, so what it holds and the server does not set is sent back as read
+        if (change.spaceThresholdMode() != null || change.spaceThresholdPct() != null || change.freeSpaceThresholdGb() != null
+                || change.minSpaceDifferencePct() != null) {
+            InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = now.spaceLoadBalanceConfig != null
+                    ? now.spaceLoadBalanceConfig : new InventoryTypes.StorageDrsSpaceLoadBalanceConfig();
+            space.spaceThresholdMode = or(change.spaceThresholdMode(), space.spaceThresholdMode);
+            space.spaceUtilizationThreshold = or(change.spaceThresholdPct(), space.spaceUtilizationThreshold);
+            space.freeSpaceThresholdGB = or(change.freeSpaceThresholdGb(), space.freeSpaceThresholdGB);
+            space.minSpaceUtilizationDifference = or(change.minSpaceDifferencePct(), space.minSpaceUtilizationDifference);
+            pod.spaceLoadBalanceConfig = space;
+        }
+        if (change.latencyThresholdMs() != null || change.ioImbalanceThreshold() != null || change.ioLoadBalanceEnabled() != null) {
+            InventoryTypes.StorageDrsIoLoadBalanceConfig io = now.ioLoadBalanceConfig != null
+                    ? now.ioLoadBalanceConfig : new InventoryTypes.StorageDrsIoLoadBalanceConfig();
+            io.ioLatencyThreshold = or(change.latencyThresholdMs(), io.ioLatencyThreshold);
+            io.ioLoadImbalanceThreshold = or(change.ioImbalanceThreshold(), io.ioLoadImbalanceThreshold);
+            pod.ioLoadBalanceConfig = io;
+        }
+        if (change.spaceAutomationLevel() != null || change.ioAutomationLevel() != null) {
+            InventoryTypes.StorageDrsAutomationConfig auto = now.automationOverrides != null
+                    ? now.automationOverrides : new InventoryTypes.StorageDrsAutomationConfig();
+            auto.spaceLoadBalanceAutomationMode = automationMode(change.spaceAutomationLevel(), auto.spaceLoadBalanceAutomationMode);
+            auto.ioLoadBalanceAutomationMode = automationMode(change.ioAutomationLevel(), auto.ioLoadBalanceAutomationMode);
+            pod.automationOverrides = auto;
+        }
+        return configurePod(podId, pod);
+    }
+
+    private static <T> T or(T wanted, T held) {
+        return wanted != null ? wanted : held;
+    }
+
+    /** inherit is no mode: the subsystem follows the pod's defaultVmBehavior. */
+    private static String automationMode(String wanted, String held) {
+        return wanted == null ? held : "inherit".equals(wanted) ? null : wanted;
     }
 
     @Override

@@ -503,16 +503,35 @@ abstract class BalancingIntegrationSuite {
             assertThat(problem.get("errors")).isNotEmpty();
         }
         assertThat(fingerprint()).isEqualTo(before);
-        // a setting vCenter holds as well (keep VMDKs together by default): this fixture's vCenter refuses
-        // ConfigureStorageDrsForPod_Task, so the change is answered 502 naming the field and not stored
-        Map<String, Object> apart = settings("manual");
-        apart.put("keepVmdksTogether", false);
-        JsonNode refused = call(HttpMethod.PUT, settings, apart, 502);
-        assertThat(refused.path("field").asText()).isEqualTo("keepVmdksTogether");
-        assertThat(refused.path("detail").asText()).contains("NotSupported");
-        assertThat(fingerprint()).isEqualTo(before);
+        // settings vCenter's pod holds as well: while the fixture's vCenter refuses ConfigureStorageDrsForPod_Task,
+        // a change is answered 502 naming the (first) field and nothing is stored
+        vcenter.refusesPodConfiguration = true;
+        try {
+            Map<String, Object> apart = settings("manual");
+            apart.put("keepVmdksTogether", false);
+            JsonNode refused = call(HttpMethod.PUT, settings, apart, 502);
+            assertThat(refused.path("field").asText()).isEqualTo("keepVmdksTogether");
+            assertThat(refused.path("detail").asText()).contains("NotSupported");
+            Map<String, Object> tighter = settings("automated");
+            tighter.put("latencyThresholdMs", 30);
+            refused = call(HttpMethod.PUT, settings, tighter, 502);
+            assertThat(refused.path("field").asText()).isEqualTo("automationLevel");
+            assertThat(refused.path("detail").asText()).contains("ioLoadBalanceConfig.ioLatencyThreshold = 30");
+            assertThat(fingerprint()).isEqualTo(before);
+        } finally {
+            vcenter.refusesPodConfiguration = false;
+        }
         // and nothing is reachable anonymously
         assertThat(rest.postForEntity("/api/v1/clusters/group-p1/run", null, String.class).getStatusCode().value()).isEqualTo(401);
         assertThat(fingerprint()).isEqualTo(before);
+        // a server-only setting (the congestion α) asks nothing of vCenter
+        Map<String, Object> alpha = settings("manual");
+        alpha.put("congestionAlpha", 0.8);
+        vcenter.refusesPodConfiguration = true;
+        try {
+            assertThat(call(HttpMethod.PUT, settings, alpha, 200).path("congestionAlpha").asDouble()).isEqualTo(0.8);
+        } finally {
+            vcenter.refusesPodConfiguration = false;
+        }
     }
 }

@@ -14,17 +14,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * TEST FIXTURE: a vCenter that records every RelocateVM_Task it is asked for, so that a test can
  * say "no relocation was issued" (manual mode) or "one was" (automated). Its inventory is whatever
- * the test sets; tasks stay running (the applier's later steps are the migration package's tests).
+ * the test sets; relocation tasks stay running (the applier's later steps are the migration package's
+ * tests). It keeps the pod settings it is given; rule changes it refuses.
  */
 public class RecordingVSphereClient implements VSphereClient {
 
     public final List<String> relocations = new CopyOnWriteArrayList<>();
+    /** ConfigureStorageDrsForPod_Task fails with NotSupported while this is set. */
+    public volatile boolean refusesPodConfiguration;
+    private final Map<String, StorageDrsRules.PodSettings> podSettings = new ConcurrentHashMap<>();
+    private final Set<String> podTasks = ConcurrentHashMap.newKeySet();
     private volatile InventorySnapshot inventory = new InventorySnapshot("0", List.of(), List.of(), List.of(), List.of(), List.of());
     private final AtomicInteger tasks = new AtomicInteger();
 
@@ -70,7 +77,8 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public TaskStatus task(String taskId) {
-        return new TaskStatus(taskId, "running", 10, null, null);
+        return podTasks.contains(taskId) ? new TaskStatus(taskId, "success", 100, null, null)
+                : new TaskStatus(taskId, "running", 10, null, null);
     }
 
     @Override
@@ -79,12 +87,28 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public StorageDrsRules storageDrsRules(String podId) {
-        return StorageDrsRules.NONE;
+        return new StorageDrsRules(podSettings.getOrDefault(podId, StorageDrsRules.PodSettings.UNSET), List.of(), List.of());
     }
 
+    /** Keeps the pod settings it is given (what a change sets replaces what the pod held), unless told to refuse. */
     @Override
-    public String configureDefaultIntraVmAffinity(String podId, boolean keepTogether) throws VimFaultException {
-        throw notSupported();
+    public String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException {
+        if (refusesPodConfiguration) {
+            throw notSupported();
+        }
+        podSettings.merge(podId, change, (held, c) -> new StorageDrsRules.PodSettings(or(c.automationLevel(), held.automationLevel()),
+                or(c.ioLoadBalanceEnabled(), held.ioLoadBalanceEnabled()), or(c.keepVmdksTogether(), held.keepVmdksTogether()),
+                or(c.spaceThresholdMode(), held.spaceThresholdMode()), or(c.spaceThresholdPct(), held.spaceThresholdPct()),
+                or(c.freeSpaceThresholdGb(), held.freeSpaceThresholdGb()), or(c.minSpaceDifferencePct(), held.minSpaceDifferencePct()),
+                or(c.latencyThresholdMs(), held.latencyThresholdMs()), or(c.ioImbalanceThreshold(), held.ioImbalanceThreshold()),
+                or(c.spaceAutomationLevel(), held.spaceAutomationLevel()), or(c.ioAutomationLevel(), held.ioAutomationLevel())));
+        String task = "task-" + tasks.incrementAndGet();
+        podTasks.add(task);
+        return task;
+    }
+
+    private static <T> T or(T change, T held) {
+        return change != null ? change : held;
     }
 
     @Override
@@ -98,7 +122,7 @@ public class RecordingVSphereClient implements VSphereClient {
     }
 
     private static VimFaultException notSupported() {
-        return new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture keeps no pod configuration");
+        return new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture refuses pod configuration");
     }
 
     @Override

@@ -226,6 +226,90 @@ class StorageDrsRulesVcsimTest {
         assertThat(api.call(HttpMethod.GET, settings, null, 200).get("keepVmdksTogether").asBoolean()).isTrue();
     }
 
+    /** The pod's podConfig as vCenter holds it, read from outside with govc. */
+    JsonNode heldPodConfig() throws Exception {
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        return JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
+                .at("/0/val/podConfig");
+    }
+
+    @Test
+    void storageDrsSettingsAreThePodsSettingsInVCenter() throws Exception {
+        fullSync();
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldPodConfig().has("spaceLoadBalanceConfig")).as("the simulator's new pod holds no thresholds").isFalse();
+        JsonNode defaults = api.call(HttpMethod.GET, settings, null, 200);
+        assertThat(defaults.get("latencyThresholdMs").asInt()).isEqualTo(15);
+        assertThat(defaults.get("ioLoadBalanceEnabled").asBoolean()).as("the pod's unconfigured ioLoadBalanceEnabled=false is not a setting").isTrue();
+
+        // changed in vCenter, with stock govc and as the vSphere Client's "Edit Storage DRS" would: the server follows
+        vcsim.govc("datastore.cluster.change", "-drs-mode", "automated", "POD0");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-pod-config", "spaceUtilizationThreshold=70,"
+                + "minSpaceUtilizationDifference=9,ioLatencyThreshold=25,ioLoadImbalanceThreshold=12,ioLoadBalanceEnabled=false,"
+                + "ioLoadBalanceAutomationMode=manual")).contains("OK");
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (api.call(HttpMethod.GET, settings, null, 200).get("latencyThresholdMs").asInt() != 25
+                && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            Thread.sleep(100);
+        }
+        JsonNode adopted = api.call(HttpMethod.GET, settings, null, 200);
+        assertThat(adopted.get("automationLevel").asText()).isEqualTo("automated");
+        assertThat(adopted.get("spaceThresholdPct").asInt()).isEqualTo(70);
+        assertThat(adopted.get("minSpaceDifferencePct").asInt()).isEqualTo(9);
+        assertThat(adopted.get("latencyThresholdMs").asInt()).isEqualTo(25);
+        assertThat(adopted.get("ioImbalanceThreshold").asInt()).isEqualTo(12);
+        assertThat(adopted.get("ioLoadBalanceEnabled").asBoolean()).isFalse();
+        assertThat(adopted.get("ioAutomationLevel").asText()).isEqualTo("manual");
+        assertThat(adopted.get("spaceAutomationLevel").asText()).isEqualTo("inherit");
+        assertThat(adopted.get("loadBalanceIntervalMinutes").asInt()).as("the product's own run interval").isEqualTo(960);
+        io.opensdrs.balance.BalancingSettings engine = policies.balancingSettings(podId());
+        assertThat(engine.ioLatencyThresholdMs()).isEqualTo(25);
+        assertThat(engine.ioLoadBalanceEnabled()).isFalse();
+        assertThat(engine.spaceUtilizationThreshold()).isEqualTo(0.70);
+
+        // changed through the server (the plugin's Settings page): vCenter holds every value first, then the server
+        Map<String, Object> body = settingsBody(api, settings);
+        body.put("automationLevel", "manual");
+        body.put("spaceThresholdMode", "freeSpace");
+        body.put("freeSpaceThresholdGb", 40);
+        body.put("spaceThresholdPct", 75);
+        body.put("latencyThresholdMs", 20);
+        body.put("ioLoadBalanceEnabled", true);
+        body.put("spaceAutomationLevel", "automated");
+        body.put("ioAutomationLevel", "inherit");
+        body.put("congestionAlpha", 0.8);
+        JsonNode saved = api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(saved.get("latencyThresholdMs").asInt()).isEqualTo(20);
+        JsonNode pod = heldPodConfig();
+        assertThat(pod.get("defaultVmBehavior").asText()).isEqualTo("manual");
+        assertThat(pod.get("ioLoadBalanceEnabled").asBoolean()).isTrue();
+        assertThat(pod.at("/spaceLoadBalanceConfig/spaceThresholdMode").asText()).isEqualTo("freeSpace");
+        assertThat(pod.at("/spaceLoadBalanceConfig/freeSpaceThresholdGB").asInt()).isEqualTo(40);
+        assertThat(pod.at("/spaceLoadBalanceConfig/spaceUtilizationThreshold").asInt()).isEqualTo(75);
+        assertThat(pod.at("/spaceLoadBalanceConfig/minSpaceUtilizationDifference").asInt()).as("kept from before").isEqualTo(9);
+        assertThat(pod.at("/ioLoadBalanceConfig/ioLatencyThreshold").asInt()).isEqualTo(20);
+        assertThat(pod.at("/ioLoadBalanceConfig/ioLoadImbalanceThreshold").asInt()).isEqualTo(12);
+        assertThat(pod.at("/automationOverrides/spaceLoadBalanceAutomationMode").asText()).isEqualTo("automated");
+        assertThat(pod.at("/automationOverrides/ioLoadBalanceAutomationMode").asText("")).as("inherit: no mode").isEmpty();
+        // the sync that follows vCenter's change leaves the server as saved
+        fullSync();
+        JsonNode after = api.call(HttpMethod.GET, settings, null, 200);
+        assertThat(after.get("automationLevel").asText()).isEqualTo("manual");
+        assertThat(after.get("spaceThresholdMode").asText()).isEqualTo("freeSpace");
+        assertThat(after.get("ioAutomationLevel").asText()).isEqualTo("inherit");
+        assertThat(after.get("congestionAlpha").asDouble()).isEqualTo(0.8);
+
+        // back to the documented defaults, in vCenter too, for the other tests of this class
+        body = settingsBody(api, settings);
+        body.putAll(Map.of("spaceThresholdMode", "utilization", "freeSpaceThresholdGb", 50, "spaceThresholdPct", 80,
+                "minSpaceDifferencePct", 5, "latencyThresholdMs", 15, "ioImbalanceThreshold", 5, "spaceAutomationLevel", "inherit",
+                "congestionAlpha", 0.9));
+        api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(heldPodConfig().at("/spaceLoadBalanceConfig/spaceUtilizationThreshold").asInt()).isEqualTo(80);
+    }
+
     /** The names of the pod's VM anti-affinity rules as vCenter holds them, read from outside with govc. */
     List<String> heldVmAntiAffinityRules() throws Exception {
         String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();

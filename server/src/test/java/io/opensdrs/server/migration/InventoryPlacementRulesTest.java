@@ -36,14 +36,14 @@ class InventoryPlacementRulesTest {
 
     @Test
     void vmAntiAffinityRefusesAMoveOntoTheOtherVmsDatastore() {
-        StorageDrsRules rules = new StorageDrsRules(null, List.of(new StorageDrsRules.VmAntiAffinity("apart", true, List.of("vm-a", "vm-b"))),
+        StorageDrsRules rules = new StorageDrsRules(StorageDrsRules.PodSettings.UNSET, List.of(new StorageDrsRules.VmAntiAffinity("apart", true, List.of("vm-a", "vm-b"))),
                 List.of());
         InventorySnapshot inv = inventory(rules, vm("vm-a", "ds-1"), vm("vm-b", "ds-2"));
         assertThat(new InventoryPlacementRules().violation(inv, move("vm-a", List.of(), "ds-2")))
                 .hasValueSatisfying(v -> assertThat(v).contains("apart", "name-vm-a", "ds-2-name", "name-vm-b"));
         assertThat(new InventoryPlacementRules().violation(inv, move("vm-a", List.of(), "ds-3"))).isEmpty();
         // a disabled rule constrains nothing
-        StorageDrsRules disabled = new StorageDrsRules(null, List.of(new StorageDrsRules.VmAntiAffinity("apart", false,
+        StorageDrsRules disabled = new StorageDrsRules(StorageDrsRules.PodSettings.UNSET, List.of(new StorageDrsRules.VmAntiAffinity("apart", false,
                 List.of("vm-a", "vm-b"))), List.of());
         assertThat(new InventoryPlacementRules().violation(inventory(disabled, vm("vm-a", "ds-1"), vm("vm-b", "ds-2")),
                 move("vm-a", List.of(), "ds-2"))).isEmpty();
@@ -51,7 +51,7 @@ class InventoryPlacementRulesTest {
 
     @Test
     void vmdkAntiAffinityRefusesOneDiskJoiningAnotherOfTheRule() {
-        StorageDrsRules rules = new StorageDrsRules(null, List.of(), List.of(new StorageDrsRules.VmRules("vm-p", false,
+        StorageDrsRules rules = new StorageDrsRules(StorageDrsRules.PodSettings.UNSET, List.of(), List.of(new StorageDrsRules.VmRules("vm-p", false,
                 new StorageDrsRules.VmdkAntiAffinity("p-apart", true, List.of(2000, 2001)))));
         InventorySnapshot inv = inventory(rules, vm("vm-p", "ds-1", "ds-2", "ds-2"));
         assertThat(new InventoryPlacementRules().violation(inv, move("vm-p", List.of(2000), "ds-2")))

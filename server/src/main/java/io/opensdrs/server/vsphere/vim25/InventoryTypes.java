@@ -138,22 +138,61 @@ public final class InventoryTypes {
         public String defaultVmBehavior;
         public Integer loadBalanceInterval;
         public Boolean defaultIntraVmAffinity;
+        public StorageDrsSpaceLoadBalanceConfig spaceLoadBalanceConfig;
+        public StorageDrsIoLoadBalanceConfig ioLoadBalanceConfig;
+        public StorageDrsAutomationConfig automationOverrides;
         /** Inter-VM rules; Storage DRS keeps VM anti-affinity rules ({@link ClusterAntiAffinityRuleSpec}). */
         public List<ClusterRuleInfo> rule = new ArrayList<>();
     }
 
-    /**
-     * The change ConfigureStorageDrsForPod_Task applies (with modify=true, only what is set). The
-     * server sets only the pod's keep-together default; the element order is the WSDL's.
-     */
+    /** The pod's space balancing thresholds (the vSphere Client's "Space balance threshold"). */
+    @XmlType(name = "StorageDrsSpaceLoadBalanceConfig", propOrder = {"spaceThresholdMode", "spaceUtilizationThreshold",
+            "freeSpaceThresholdGB", "minSpaceUtilizationDifference"})
+    public static class StorageDrsSpaceLoadBalanceConfig {
+        public String spaceThresholdMode;
+        public Integer spaceUtilizationThreshold;
+        public Integer freeSpaceThresholdGB;
+        public Integer minSpaceUtilizationDifference;
+    }
+
+    /** The pod's IO balancing thresholds; the reservable ones belong to vSphere's own IO reservations. */
+    @XmlType(name = "StorageDrsIoLoadBalanceConfig", propOrder = {"reservablePercentThreshold", "reservableIopsThreshold",
+            "reservableThresholdMode", "ioLatencyThreshold", "ioLoadImbalanceThreshold"})
+    public static class StorageDrsIoLoadBalanceConfig {
+        public Integer reservablePercentThreshold;
+        public Integer reservableIopsThreshold;
+        public String reservableThresholdMode;
+        public Integer ioLatencyThreshold;
+        public Integer ioLoadImbalanceThreshold;
+    }
+
+    /** Automation per Storage DRS subsystem; a blank mode follows the pod's defaultVmBehavior. */
+    @XmlType(name = "StorageDrsAutomationConfig", propOrder = {"spaceLoadBalanceAutomationMode", "ioLoadBalanceAutomationMode",
+            "ruleEnforcementAutomationMode", "policyEnforcementAutomationMode", "vmEvacuationAutomationMode"})
+    public static class StorageDrsAutomationConfig {
+        public String spaceLoadBalanceAutomationMode;
+        public String ioLoadBalanceAutomationMode;
+        public String ruleEnforcementAutomationMode;
+        public String policyEnforcementAutomationMode;
+        public String vmEvacuationAutomationMode;
+    }
+
+    /** The change ConfigureStorageDrsForPod_Task applies (with modify=true, only what is set). */
     @XmlType(name = "StorageDrsConfigSpec", propOrder = {"podConfigSpec"})
     public static class StorageDrsConfigSpec {
         public StorageDrsPodConfigSpec podConfigSpec;
     }
 
-    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"defaultIntraVmAffinity", "rule"})
+    /** The element order is the WSDL's; what the server never sets (enabled, loadBalanceInterval, option) is left out. */
+    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"ioLoadBalanceEnabled", "defaultVmBehavior", "defaultIntraVmAffinity",
+            "spaceLoadBalanceConfig", "ioLoadBalanceConfig", "automationOverrides", "rule"})
     public static class StorageDrsPodConfigSpec {
+        public Boolean ioLoadBalanceEnabled;
+        public String defaultVmBehavior;
         public Boolean defaultIntraVmAffinity;
+        public StorageDrsSpaceLoadBalanceConfig spaceLoadBalanceConfig;
+        public StorageDrsIoLoadBalanceConfig ioLoadBalanceConfig;
+        public StorageDrsAutomationConfig automationOverrides;
         public List<ClusterRuleSpec> rule = new ArrayList<>();
     }
 
