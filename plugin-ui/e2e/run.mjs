@@ -262,21 +262,26 @@ try {
   }
 
   // ------------------------------------------------------------ settings page → vCenter (govc)
+  const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold) is the pod\'s Storage DRS setting in vCenter (govc)';
   if (!env.GOVC_URL) {
-    skip('settings: "Keep VMDKs together by default" saved on the Settings page is the pod\'s setting in vCenter (govc)', 'GOVC_URL is not set');
+    skip(settingsCheck, 'GOVC_URL is not set');
   } else {
-    await check('settings: "Keep VMDKs together by default" saved on the Settings page is the pod\'s setting in vCenter (govc)', async () => {
+    await check(settingsCheck, async () => {
       const seen = [];
-      for (const want of [false, true]) { // and back, so the server ends as it began
+      await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
+      const latency0 = Number(await page.locator('#set-latencyThresholdMs').inputValue());
+      for (const [keep, latency] of [[false, latency0 === 30 ? 31 : 30], [true, latency0]]) { // and back, so the server ends as it began
         await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
         const box = page.locator('#set-keepVmdksTogether');
-        if ((await box.isChecked()) !== want) await box.click();
+        if ((await box.isChecked()) !== keep) await box.click();
+        await page.fill('#set-latencyThresholdMs', String(latency));
         await page.click('[data-testid="settings-save"]');
         await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
         assert(await page.locator('[data-testid="settings-saved"]').count(), await page.locator('[data-testid="settings-status"]').innerText());
-        const held = await govcPodDefaultKeepTogether(cluster.name);
-        assert(held === want, `saved ${want}, vCenter holds podConfig.defaultIntraVmAffinity = ${held}`);
-        seen.push(held);
+        const held = await govcPodSettings(cluster.name);
+        assert(held.keep === keep, `saved ${keep}, vCenter holds podConfig.defaultIntraVmAffinity = ${held.keep}`);
+        assert(held.latency === latency, `saved ${latency} ms, vCenter holds ioLoadBalanceConfig.ioLatencyThreshold = ${held.latency}`);
+        seen.push(`keep together ${held.keep}, ${held.latency} ms`);
       }
       return `vCenter held ${seen.join(' then ')} after each save`;
     });
@@ -344,10 +349,12 @@ async function govcPodConfig(podName) {
   return j?.[0]?.val ?? j?.[0]?.Val ?? {};
 }
 
-/** podConfig.defaultIntraVmAffinity, or null when vCenter leaves it unset. */
-async function govcPodDefaultKeepTogether(podName) {
+/** podConfig.defaultIntraVmAffinity and ioLoadBalanceConfig.ioLatencyThreshold, each null when vCenter leaves it unset. */
+async function govcPodSettings(podName) {
   const c = await govcPodConfig(podName);
-  return (c.podConfig ?? c.PodConfig)?.defaultIntraVmAffinity ?? (c.podConfig ?? c.PodConfig)?.DefaultIntraVmAffinity ?? null;
+  const pod = c.podConfig ?? c.PodConfig ?? {};
+  const io = pod.ioLoadBalanceConfig ?? pod.IoLoadBalanceConfig ?? {};
+  return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null };
 }
 
 /** The pod's VM anti-affinity rules as vCenter holds them: [{name, vms: [moid]}]. */

@@ -45,6 +45,11 @@ export interface SettingsView {
   ioLoadBalanceEnabled: boolean;
   keepVmdksTogether: boolean;
   congestionAlpha: number;
+  spaceAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
+  ioAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
+  strategy: string;
+  spaceThresholdMode: 'utilization' | 'freeSpace' | string;
+  freeSpaceThresholdGb: number;
 }
 
 export interface ClusterView {

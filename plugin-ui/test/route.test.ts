@@ -19,18 +19,22 @@ describe('routes', () => {
 
 describe('settings form', () => {
   const base = { modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
-    ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true, congestionAlpha: 0.9 };
+    ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true, congestionAlpha: 0.9,
+    spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50 };
   const values = { modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: '85', minSpaceDifferencePct: '5', latencyThresholdMs: '20',
-    ioImbalanceThreshold: '5', loadBalanceIntervalMinutes: '480', ioLoadBalanceEnabled: false, keepVmdksTogether: true, congestionAlpha: '0.8' };
+    ioImbalanceThreshold: '5', loadBalanceIntervalMinutes: '480', ioLoadBalanceEnabled: false, keepVmdksTogether: true, congestionAlpha: '0.8',
+    spaceAutomationLevel: 'automated', ioAutomationLevel: 'inherit', strategy: 'romano', spaceThresholdMode: 'freeSpace', freeSpaceThresholdGb: '40' };
   it('reads a valid form', () => {
     expect(readSettings(values, base)).toEqual({ ...base, modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: 85,
-      latencyThresholdMs: 20, loadBalanceIntervalMinutes: 480, ioLoadBalanceEnabled: false, congestionAlpha: 0.8 });
+      latencyThresholdMs: 20, loadBalanceIntervalMinutes: 480, ioLoadBalanceEnabled: false, congestionAlpha: 0.8,
+      spaceAutomationLevel: 'automated', strategy: 'romano', spaceThresholdMode: 'freeSpace', freeSpaceThresholdGb: 40 });
   });
   it('refuses out-of-range values with the field named (SPEC §4 ranges)', () => {
     expect(readSettings({ ...values, latencyThresholdMs: '4' }, base)).toMatch(/I\/O latency threshold/);
     expect(readSettings({ ...values, spaceThresholdPct: '101' }, base)).toMatch(/Space threshold/);
     expect(readSettings({ ...values, congestionAlpha: '1' }, base)).toMatch(/α/);
     expect(readSettings({ ...values, loadBalanceIntervalMinutes: 'abc' }, base)).toMatch(/interval/);
+    expect(readSettings({ ...values, freeSpaceThresholdGb: '0' }, base)).toMatch(/Free space threshold/);
   });
 });
 

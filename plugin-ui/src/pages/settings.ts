@@ -12,18 +12,25 @@ interface FieldDef {
   max?: number;
   step?: number;
   options?: string[];
+  /** Also the datastore cluster's Storage DRS setting in vCenter (the server writes it there first). */
+  vcenter?: boolean;
 }
 
 export const SETTINGS_FIELDS: FieldDef[] = [
-  { key: 'automationLevel', label: 'Automation level', kind: 'select', options: ['manual', 'automated'] },
+  { key: 'automationLevel', label: 'Automation level', kind: 'select', options: ['manual', 'automated'], vcenter: true },
+  { key: 'spaceAutomationLevel', label: 'Space balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
+  { key: 'ioAutomationLevel', label: 'I/O balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'modelKind', label: 'Model', kind: 'select', options: ['auto', 'pesto', 'basil', 'romano', 'queueing'] },
-  { key: 'spaceThresholdPct', label: 'Space threshold (%)', kind: 'number', min: 50, max: 100, step: 1 },
-  { key: 'minSpaceDifferencePct', label: 'Minimum space utilization difference (%)', kind: 'number', min: 1, max: 50, step: 1 },
-  { key: 'ioLoadBalanceEnabled', label: 'I/O load balancing', kind: 'bool' },
-  { key: 'latencyThresholdMs', label: 'I/O latency threshold (ms)', kind: 'number', min: 5, max: 100, step: 1 },
-  { key: 'ioImbalanceThreshold', label: 'I/O imbalance threshold', kind: 'number', min: 1, max: 100, step: 1 },
+  { key: 'strategy', label: 'Balancing strategy', kind: 'select', options: ['auto', 'basil', 'pesto', 'romano'] },
+  { key: 'spaceThresholdMode', label: 'Space threshold mode', kind: 'select', options: ['utilization', 'freeSpace'], vcenter: true },
+  { key: 'spaceThresholdPct', label: 'Space threshold (%)', kind: 'number', min: 50, max: 100, step: 1, vcenter: true },
+  { key: 'freeSpaceThresholdGb', label: 'Free space threshold (GB)', kind: 'number', min: 1, max: 1000000, step: 1, vcenter: true },
+  { key: 'minSpaceDifferencePct', label: 'Minimum space utilization difference (%)', kind: 'number', min: 1, max: 50, step: 1, vcenter: true },
+  { key: 'ioLoadBalanceEnabled', label: 'I/O load balancing', kind: 'bool', vcenter: true },
+  { key: 'latencyThresholdMs', label: 'I/O latency threshold (ms)', kind: 'number', min: 5, max: 100, step: 1, vcenter: true },
+  { key: 'ioImbalanceThreshold', label: 'I/O imbalance threshold', kind: 'number', min: 1, max: 100, step: 1, vcenter: true },
   { key: 'loadBalanceIntervalMinutes', label: 'Load balance interval (minutes)', kind: 'number', min: 60, max: 43200, step: 1 },
-  { key: 'keepVmdksTogether', label: 'Keep VMDKs together by default (saved to the datastore cluster in vCenter)', kind: 'bool' },
+  { key: 'keepVmdksTogether', label: 'Keep VMDKs together by default', kind: 'bool', vcenter: true },
   { key: 'congestionAlpha', label: 'Congestion threshold α (fraction of peak)', kind: 'number', min: 0.01, max: 0.99, step: 0.01 },
 ];
 
@@ -65,7 +72,8 @@ export async function settingsPage(ctx: PageContext, inModal = false): Promise<H
       }
       controls.set(fd.key, ctl);
       return h('div', { class: 'clr-form-control' },
-        h('label', { for: id, class: 'clr-control-label' }, fd.label),
+        h('label', { for: id, class: 'clr-control-label' }, fd.label,
+          fd.vcenter ? h('span', { class: 'label label-info', title: "Also this datastore cluster's Storage DRS setting in vCenter" }, 'vCenter') : null),
         h('div', { class: 'clr-control-container' }, fd.kind === 'select' ? h('div', { class: 'clr-select-wrapper' }, ctl) : ctl));
     }));
 
@@ -92,6 +100,9 @@ export async function settingsPage(ctx: PageContext, inModal = false): Promise<H
   });
   return h('div', { 'data-testid': 'page-settings' },
     inModal ? null : pageHeader(`Storage DRS settings — ${c.name}`),
+    h('p', { 'data-testid': 'settings-vcenter-note' }, 'Settings marked vCenter are the datastore cluster\'s Storage DRS settings in vCenter: ',
+      'saving writes them there first, and a change made in the vSphere Client shows here after the next inventory sync. ',
+      'The load balance interval is this product\'s own (16 hours by default).'),
     form, status,
     h('div', { class: 'modal-footer-row' },
       inModal ? button('Cancel', () => ctx.host.closeModal(), { testId: 'settings-cancel' }) : null,
