@@ -4,7 +4,7 @@ import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
-import io.opensdrs.server.rules.VmAntiAffinityRules;
+import io.opensdrs.server.rules.PodRules;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
 import io.opensdrs.server.settings.VCenterPodSettings;
@@ -51,15 +51,16 @@ public class ClustersController {
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
     private final VCenterPodSettings podSettings;
-    private final VmAntiAffinityRules vmAntiAffinityRules;
+    private final PodRules podRules;
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
+    private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              VCenterPodSettings podSettings, VmAntiAffinityRules vmAntiAffinityRules) {
+                              VCenterPodSettings podSettings, PodRules podRules) {
         this.assembler = assembler;
-        this.vmAntiAffinityRules = vmAntiAffinityRules;
+        this.podRules = podRules;
         this.podSettings = podSettings;
         this.policies = policies;
         this.queries = queries;
@@ -95,7 +96,7 @@ public class ClustersController {
             StorageDrsRules.VmdkAntiAffinity a = v.vmdkAntiAffinity();
             if (a != null) {
                 Map<Integer, String> files = diskFiles(v.vmId());
-                out.add(new ApiViews.RuleView("vmdkAntiAffinity:" + v.vmId(), "vmdkAntiAffinity", a.name(), a.enabled(),
+                out.add(new ApiViews.RuleView(VMDK_ANTI_AFFINITY + v.vmId(), "vmdkAntiAffinity", a.name(), a.enabled(),
                         a.diskKeys().stream().map(k -> files.getOrDefault(k, vm + " disk " + k)).toList()));
             }
             if (v.keepTogether() != null) {
@@ -108,32 +109,55 @@ public class ClustersController {
 
     @PostMapping("/{clusterId}/rules")
     @ResponseStatus(HttpStatus.CREATED)
-    @Operation(summary = "Create a VM anti-affinity rule in vCenter (ConfigureStorageDrsForPod_Task); answered with the rule as read back")
+    @Operation(summary = "Create a VM or VMDK anti-affinity rule in vCenter (ConfigureStorageDrsForPod_Task); answered with the rule as read back")
     public ApiViews.RuleView createRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
                                         @Valid @RequestBody RuleRequest r) {
         queries.cluster(clusterId);
-        vmAntiAffinityRules.create(clusterId, r.name(), r.vmIds());
-        String id = VM_ANTI_AFFINITY + r.name().strip();
+        String id;
+        if ("vmAntiAffinity".equals(r.kind())) {
+            notFor(r.kind(), "vmId", r.vmId());
+            notFor(r.kind(), "diskKeys", r.diskKeys());
+            podRules.createVmAntiAffinity(clusterId, r.name(), r.vmIds());
+            id = VM_ANTI_AFFINITY + r.name().strip();
+        } else {
+            notFor(r.kind(), "vmIds", r.vmIds());
+            podRules.createVmdkAntiAffinity(clusterId, r.name(), r.vmId(), r.diskKeys());
+            id = VMDK_ANTI_AFFINITY + r.vmId();
+        }
         return rules(clusterId).stream().filter(v -> v.id().equals(id)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("vCenter took rule " + r.name().strip()
                         + " but did not show it when read back; the next inventory sync brings it"));
     }
 
+    private static void notFor(String kind, String field, Object value) {
+        if (value != null) {
+            throw new InvalidFieldException(field, "is not part of a " + kind + " rule");
+        }
+    }
+
     @DeleteMapping("/{clusterId}/rules/{ruleId}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    @Operation(summary = "Remove a VM anti-affinity rule from vCenter")
+    @Operation(summary = "Remove a VM anti-affinity rule (vmAntiAffinity:NAME) or a VM's VMDK anti-affinity rule (vmdkAntiAffinity:VM) from vCenter")
     public void deleteRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
                            @PathVariable @Size(max = 200) String ruleId) {
         queries.cluster(clusterId);
-        if (!ruleId.startsWith(VM_ANTI_AFFINITY)) {
-            throw new InvalidFieldException("ruleId", "only VM anti-affinity rules are removed here; a VM's VMDK anti-affinity "
-                    + "and keep-together settings are its own in vCenter");
+        StorageDrsRules held = assembler.storageDrsRules(clusterId);
+        if (ruleId.startsWith(VM_ANTI_AFFINITY)) {
+            String name = ruleId.substring(VM_ANTI_AFFINITY.length());
+            if (held.vmAntiAffinity().stream().noneMatch(v -> v.name().equals(name))) {
+                throw new NotFoundException("datastore cluster " + clusterId + " has no VM anti-affinity rule " + name);
+            }
+            podRules.removeVmAntiAffinity(clusterId, name);
+        } else if (ruleId.startsWith(VMDK_ANTI_AFFINITY)) {
+            String vm = ruleId.substring(VMDK_ANTI_AFFINITY.length());
+            if (held.vms().stream().noneMatch(v -> v.vmId().equals(vm) && v.vmdkAntiAffinity() != null)) {
+                throw new NotFoundException("datastore cluster " + clusterId + " has no VMDK anti-affinity rule for VM " + vm);
+            }
+            podRules.removeVmdkAntiAffinity(clusterId, vm);
+        } else {
+            throw new InvalidFieldException("ruleId", "must be vmAntiAffinity:NAME or vmdkAntiAffinity:VM; a VM's keep-together "
+                    + "setting is its own in vCenter");
         }
-        String name = ruleId.substring(VM_ANTI_AFFINITY.length());
-        if (assembler.storageDrsRules(clusterId).vmAntiAffinity().stream().noneMatch(v -> v.name().equals(name))) {
-            throw new NotFoundException("datastore cluster " + clusterId + " has no VM anti-affinity rule " + name);
-        }
-        vmAntiAffinityRules.remove(clusterId, name);
     }
 
     @GetMapping("/{clusterId}/vm-overrides")

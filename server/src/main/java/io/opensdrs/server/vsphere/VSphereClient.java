@@ -57,6 +57,20 @@ public interface VSphereClient extends AutoCloseable {
      */
     String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException;
 
+    /**
+     * Gives the VM a VMDK anti-affinity rule over the listed disks (its {@code vmConfig} entry's
+     * {@code intraVmAntiAffinity}, with {@code intraVmAffinity} false: disks kept apart cannot be
+     * kept together), adding the entry or editing the one the pod holds. Returns the task id.
+     */
+    String addVmdkAntiAffinityRule(String podId, String vmId, String name, java.util.List<Integer> diskKeys) throws VimFaultException;
+
+    /**
+     * Removes the VM's VMDK anti-affinity rule and keeps its other settings: one task removes the
+     * VM's entry and adds it back without the rule (an edit cannot unset a property). Returns the
+     * task id; fails with {@code NotFound} when the VM has no such rule.
+     */
+    String removeVmdkAntiAffinityRule(String podId, String vmId) throws VimFaultException;
+
     /** The state of a vCenter task, by task id. */
     TaskStatus task(String taskId) throws VimFaultException;
 

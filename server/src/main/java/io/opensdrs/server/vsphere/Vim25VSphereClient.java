@@ -260,16 +260,80 @@ public final class Vim25VSphereClient implements VSphereClient {
         return configureRule(podId, change);
     }
 
+    @Override
+    public String addVmdkAntiAffinityRule(String podId, String vmId, String name, java.util.List<Integer> diskKeys)
+            throws VimFaultException {
+        InventoryTypes.VirtualDiskAntiAffinityRuleSpec rule = new InventoryTypes.VirtualDiskAntiAffinityRuleSpec();
+        rule.name = name;
+        rule.enabled = true;
+        rule.diskId.addAll(diskKeys);
+        InventoryTypes.StorageDrsVmConfigInfo info = new InventoryTypes.StorageDrsVmConfigInfo();
+        info.vm = new ManagedObjectReference("VirtualMachine", vmId);
+        info.intraVmAffinity = false;
+        info.intraVmAntiAffinity = rule;
+        InventoryTypes.StorageDrsVmConfigSpec change = new InventoryTypes.StorageDrsVmConfigSpec();
+        change.operation = vmConfig(podId, vmId) == null ? "add" : "edit";
+        change.info = info;
+        return configureVms(podId, java.util.List.of(change));
+    }
+
+    @Override
+    public String removeVmdkAntiAffinityRule(String podId, String vmId) throws VimFaultException {
+        InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(podId, vmId);
+        if (held == null || held.intraVmAntiAffinity == null) {
+            throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
+                    "datastore cluster " + podId + " holds no VMDK anti-affinity rule for " + vmId);
+        }
+        InventoryTypes.StorageDrsVmConfigSpec remove = new InventoryTypes.StorageDrsVmConfigSpec();
+        remove.operation = "remove";
+        remove.removeKey = new ManagedObjectReference("VirtualMachine", vmId);
+        InventoryTypes.StorageDrsVmConfigInfo kept = new InventoryTypes.StorageDrsVmConfigInfo();
+        kept.vm = held.vm;
+        kept.enabled = held.enabled;
+        kept.behavior = held.behavior == null || held.behavior.isBlank() ? null : held.behavior;
+        kept.intraVmAffinity = held.intraVmAffinity;
+        if (kept.enabled == null && kept.behavior == null && kept.intraVmAffinity == null) {
+            return configureVms(podId, java.util.List.of(remove));
+        }
+        InventoryTypes.StorageDrsVmConfigSpec addBack = new InventoryTypes.StorageDrsVmConfigSpec();
+        addBack.operation = "add";
+        addBack.info = kept;
+        return configureVms(podId, java.util.List.of(remove, addBack));
+    }
+
+    /** The VM's entry in the pod's vmConfig, or null. */
+    private InventoryTypes.StorageDrsVmConfigInfo vmConfig(String podId, String vmId) throws VimFaultException {
+        if (podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config) {
+            for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
+                if (v.vm != null && vmId.equals(v.vm.value())) {
+                    return v;
+                }
+            }
+        }
+        return null;
+    }
+
+    private String configureVms(String podId, java.util.List<InventoryTypes.StorageDrsVmConfigSpec> changes) throws VimFaultException {
+        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
+        spec.vmConfigSpec.addAll(changes);
+        return configure(podId, spec);
+    }
+
     private String configureRule(String podId, InventoryTypes.ClusterRuleSpec change) throws VimFaultException {
         InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
         pod.rule.add(change);
         return configurePod(podId, pod);
     }
 
-    /** ConfigureStorageDrsForPod_Task with modify = true: only what the pod spec sets changes. */
+    /** A change of the pod's own settings or rules. */
     private String configurePod(String podId, InventoryTypes.StorageDrsPodConfigSpec podChange) throws VimFaultException {
         InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
         spec.podConfigSpec = podChange;
+        return configure(podId, spec);
+    }
+
+    /** ConfigureStorageDrsForPod_Task with modify = true: only what the spec sets changes. */
+    private String configure(String podId, InventoryTypes.StorageDrsConfigSpec spec) throws VimFaultException {
         return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
     }
 

@@ -121,6 +121,16 @@ public class RecordingVSphereClient implements VSphereClient {
         throw notSupported();
     }
 
+    @Override
+    public String addVmdkAntiAffinityRule(String podId, String vmId, String name, List<Integer> diskKeys) throws VimFaultException {
+        throw notSupported();
+    }
+
+    @Override
+    public String removeVmdkAntiAffinityRule(String podId, String vmId) throws VimFaultException {
+        throw notSupported();
+    }
+
     private static VimFaultException notSupported() {
         return new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture refuses pod configuration");
     }

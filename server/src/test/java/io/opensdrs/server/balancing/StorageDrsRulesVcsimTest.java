@@ -53,7 +53,8 @@ class StorageDrsRulesVcsimTest {
     /**
      * ds1 holds a, b and pair: a and b share it against their rule, pair's two disks too; doomed
      * (on ds2) is destroyed in vCenter by the rule-creation test; pinned and careful (on ds2) get
-     * their Storage DRS automation in vCenter, and lose it again, in the automation test.
+     * their Storage DRS automation in vCenter, and lose it again, in the automation test; twins (three
+     * disks on ds2) gets a VMDK anti-affinity rule through the API, and loses it again.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
@@ -64,7 +65,9 @@ class StorageDrsRulesVcsimTest {
             + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"doomed\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
             + "{\"name\":\"pinned\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
-            + "{\"name\":\"careful\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+            + "{\"name\":\"careful\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
+            + "{\"name\":\"twins\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"},"
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds2\"},{\"name\":\"disk3\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -332,7 +335,8 @@ class StorageDrsRulesVcsimTest {
         // bad input: 400 naming the field, and vCenter is not asked
         Object[][] bad = {
                 {Map.of("kind", "vmAntiAffinity", "name", " ", "vmIds", List.of(a, pair)), "name"},
-                {Map.of("kind", "vmdkAntiAffinity", "name", "x", "vmIds", List.of(a, pair)), "kind"},
+                {Map.of("kind", "hostAffinity", "name", "x", "vmIds", List.of(a, pair)), "kind"},
+                {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, pair), "vmId", a), "vmId"},
                 {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a)), "vmIds"},
                 {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, a)), "vmIds[1]"},
                 {Map.of("kind", "vmAntiAffinity", "name", "x", "vmIds", List.of(a, "vm-99999")), "vmIds[1]"},
@@ -342,7 +346,7 @@ class StorageDrsRulesVcsimTest {
             JsonNode problem = api.call(HttpMethod.POST, rules, c[0], 400);
             assertThat(problem.path("field").asText()).as(c[0] + " -> " + problem).isEqualTo(c[1]);
         }
-        assertThat(api.call(HttpMethod.DELETE, rules + "/vmdkAntiAffinity:" + pair, null, 400).path("field").asText()).isEqualTo("ruleId");
+        assertThat(api.call(HttpMethod.DELETE, rules + "/intraVmAffinity:" + pair, null, 400).path("field").asText()).isEqualTo("ruleId");
         api.call(HttpMethod.DELETE, rules + "/vmAntiAffinity:no-such-rule", null, 404);
         assertThat(heldVmAntiAffinityRules()).isEqualTo(before);
 
@@ -369,6 +373,78 @@ class StorageDrsRulesVcsimTest {
         assertThat(heldVmAntiAffinityRules()).doesNotContain("keep-apart").isEqualTo(before);
         assertThat(api.call(HttpMethod.GET, rules, null, 200).toString()).doesNotContain("keep-apart");
         assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name).doesNotContain("keep-apart");
+    }
+
+    /** The VM's entry in the pod's vmConfig as vCenter holds it, read from outside with govc (missing when it has none). */
+    JsonNode heldVmConfig(String vmId) throws Exception {
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        for (JsonNode v : JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
+                .at("/0/val/vmConfig")) {
+            if (v.at("/vm/value").asText().equals(vmId)) {
+                return v;
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    @Test
+    void vmdkAntiAffinityRulesAreCreatedAndRemovedInVCenterThroughTheApi() throws Exception {
+        fullSync();
+        String twins = FaithfulVcsim.moid(vcsim, "m", "twins");
+        String a = FaithfulVcsim.moid(vcsim, "m", "a");
+        List<Integer> keys = jdbc.queryForList("SELECT disk_key FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key", Integer.class, twins);
+        assertThat(keys).hasSize(3);
+        String rules = "/api/v1/clusters/" + podId() + "/rules";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldVmConfig(twins).isMissingNode()).isTrue();
+
+        // bad input: 400 naming the field, and vCenter is not asked
+        Object[][] bad = {
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "diskKeys", keys), "vmId"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", twins, "diskKeys", List.of(keys.get(0))), "diskKeys"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", twins), "diskKeys"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", twins, "diskKeys", List.of(keys.get(0), 9999)),
+                        "diskKeys[1]"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", twins, "diskKeys", List.of(keys.get(0), keys.get(0))),
+                        "diskKeys[1]"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", "vm-99999", "diskKeys", keys), "vmId"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "apart", "vmId", twins, "diskKeys", keys, "vmIds", List.of(a, twins)),
+                        "vmIds"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "", "vmId", twins, "diskKeys", keys), "name"}};
+        for (Object[] c : bad) {
+            JsonNode problem = api.call(HttpMethod.POST, rules, c[0], 400);
+            assertThat(problem.path("field").asText()).as(c[0] + " -> " + problem).isEqualTo(c[1]);
+        }
+        api.call(HttpMethod.DELETE, rules + "/vmdkAntiAffinity:" + twins, null, 404);
+        assertThat(heldVmConfig(twins).isMissingNode()).as("vCenter was not asked").isTrue();
+
+        // created over two of the three disks: vCenter holds it in the VM's own settings, the answer and the engine have it
+        JsonNode created = api.call(HttpMethod.POST, rules, Map.of("kind", "vmdkAntiAffinity", "name", "twins-apart",
+                "vmId", twins, "diskKeys", keys.subList(0, 2)), 201);
+        assertThat(created.get("id").asText()).isEqualTo("vmdkAntiAffinity:" + twins);
+        assertThat(created.get("members").toString()).contains("twins/disk1.vmdk", "twins/disk2.vmdk").doesNotContain("disk3");
+        JsonNode held = heldVmConfig(twins);
+        assertThat(held.at("/intraVmAntiAffinity/name").asText()).isEqualTo("twins-apart");
+        assertThat(held.at("/intraVmAntiAffinity/diskId").toString()).isEqualTo(JSON.writeValueAsString(keys.subList(0, 2)));
+        assertThat(held.at("/intraVmAffinity").asBoolean(true)).as("disks kept apart are not kept together").isFalse();
+        assertThat(assembler.assemble(podId()).state().rules()).contains(new Rule.VmdkAntiAffinity("twins-apart", twins,
+                Set.of(twins + "/" + keys.get(0), twins + "/" + keys.get(1))));
+        assertThat(api.call(HttpMethod.POST, rules, Map.of("kind", "vmdkAntiAffinity", "name", "again", "vmId", twins,
+                "diskKeys", keys), 400).path("field").asText()).as("a VM holds one such rule").isEqualTo("vmId");
+
+        // removed: the rule goes, the VM's other settings in vCenter stay
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "twins=manual")).contains("OK");
+        api.call(HttpMethod.DELETE, rules + "/vmdkAntiAffinity:" + twins, null, 204);
+        held = heldVmConfig(twins);
+        assertThat(held.has("intraVmAntiAffinity")).as(held.toString()).isFalse();
+        assertThat(held.at("/behavior").asText()).isEqualTo("manual");
+        assertThat(held.at("/intraVmAffinity").asBoolean(true)).isFalse();
+        assertThat(api.call(HttpMethod.GET, rules, null, 200).toString()).doesNotContain("twins-apart");
+        assertThat(assembler.assemble(podId()).state().rules()).extracting(Rule::name).doesNotContain("twins-apart");
+
+        // twins back as it began, for the other tests of this class
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "twins=default")).contains("OK");
+        fullSync();
     }
 
     @Test

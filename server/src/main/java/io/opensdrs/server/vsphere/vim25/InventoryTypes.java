@@ -178,9 +178,19 @@ public final class InventoryTypes {
     }
 
     /** The change ConfigureStorageDrsForPod_Task applies (with modify=true, only what is set). */
-    @XmlType(name = "StorageDrsConfigSpec", propOrder = {"podConfigSpec"})
+    @XmlType(name = "StorageDrsConfigSpec", propOrder = {"podConfigSpec", "vmConfigSpec"})
     public static class StorageDrsConfigSpec {
         public StorageDrsPodConfigSpec podConfigSpec;
+        public List<StorageDrsVmConfigSpec> vmConfigSpec = new ArrayList<>();
+    }
+
+    /** One change of a VM's settings (an ArrayUpdateSpec: add, edit, or remove by the VM's reference). */
+    @XmlType(name = "StorageDrsVmConfigSpec", propOrder = {"operation", "removeKey", "info"})
+    public static class StorageDrsVmConfigSpec {
+        public String operation;
+        /** anyType in the WSDL; a {@link ManagedObjectReference} here, which JAXB writes with its xsi:type. */
+        public Object removeKey;
+        public StorageDrsVmConfigInfo info;
     }
 
     /** The element order is the WSDL's; what the server never sets (enabled, loadBalanceInterval, option) is left out. */
@@ -226,7 +236,7 @@ public final class InventoryTypes {
     }
 
     /** A VM's own Storage DRS settings: keep its VMDKs together, its VMDK anti-affinity rule. */
-    @XmlType(name = "StorageDrsVmConfigInfo")
+    @XmlType(name = "StorageDrsVmConfigInfo", propOrder = {"vm", "enabled", "behavior", "intraVmAffinity", "intraVmAntiAffinity"})
     public static class StorageDrsVmConfigInfo {
         public ManagedObjectReference vm;
         public Boolean enabled;
