@@ -261,6 +261,46 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ VMDK rule on the rules page → vCenter (govc)
+  const vmdkCheck = 'rules: a VM\'s VMDK anti-affinity rule removed and made on the Rules page is the VM\'s setting in vCenter (govc)';
+  if (!hasRuleCreate || !env.GOVC_URL) {
+    skip(vmdkCheck, [!hasRuleCreate && 'the server has no POST /api/v1/clusters/{id}/rules', !env.GOVC_URL && 'GOVC_URL is not set'].filter(Boolean).join('; '));
+  } else {
+    await check(vmdkCheck, async () => {
+      const names = new Set(datastores.map((d) => d.name));
+      const disks = (await api('/api/v1/disks?limit=10000')).filter((d) => names.has(d.datastore));
+      const count = new Map();
+      for (const d of disks) count.set(d.vmName, (count.get(d.vmName) ?? 0) + 1);
+      const vmName = [...count.keys()].filter((v) => count.get(v) >= 2).sort()[0];
+      assert(vmName, 'the cluster has no VM with two disks on its datastores');
+      const vmDisks = disks.filter((d) => d.vmName === vmName);
+      const vmId = vmDisks[0].vm;
+      const steps = [];
+      await visit(`#/rules?cluster=${q(cluster.id)}`, 'page-rules');
+      const existing = (await govcVmConfig(cluster.name, vmId))?.intraVmAntiAffinity;
+      if (existing) { // the world's own rule (with-vcsim.sh) goes first: a VM holds one
+        await page.click(`[data-testid="remove-rule-${existing.name}"]`);
+        await page.waitForSelector(`[data-testid="remove-rule-${existing.name}"]`, { state: 'detached', timeout: 20000 });
+        const left = await govcVmConfig(cluster.name, vmId);
+        assert(!left?.intraVmAntiAffinity, `still in vCenter after Remove: ${JSON.stringify(left)}`);
+        steps.push(`${existing.name} removed`);
+      }
+      const rule = 'e2e-vmdk-apart';
+      await visit(`#/rules?cluster=${q(cluster.id)}`, 'page-rules');
+      await page.selectOption('[data-testid="vmdk-rule-vm"]', vmId);
+      await page.fill('[data-testid="vmdk-rule-name"]', rule);
+      for (const d of vmDisks.slice(0, 2)) await page.check(`[data-testid="vmdk-rule-disk-${d.diskKey}"]`);
+      await page.click('[data-testid="vmdk-rule-create"]');
+      await page.waitForSelector(`[data-testid="remove-rule-${rule}"]`, { timeout: 20000 });
+      const held = (await govcVmConfig(cluster.name, vmId))?.intraVmAntiAffinity;
+      const want = vmDisks.slice(0, 2).map((d) => d.diskKey).sort();
+      const got = (held?.diskId ?? []).slice().sort();
+      assert(held?.name === rule && JSON.stringify(got) === JSON.stringify(want), `vCenter holds ${JSON.stringify(held)}, want ${rule} over ${want}`);
+      steps.push(`${rule} over ${vmName}'s disks ${want.join(', ')} held by vCenter`);
+      return steps.join('; ');
+    });
+  }
+
   // ------------------------------------------------------------ settings page → vCenter (govc)
   const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold) is the pod\'s Storage DRS setting in vCenter (govc)';
   if (!env.GOVC_URL) {
@@ -355,6 +395,16 @@ async function govcPodSettings(podName) {
   const pod = c.podConfig ?? c.PodConfig ?? {};
   const io = pod.ioLoadBalanceConfig ?? pod.IoLoadBalanceConfig ?? {};
   return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null };
+}
+
+/** The VM's entry in the pod's vmConfig as vCenter holds it (lower-case keys), or undefined. */
+async function govcVmConfig(podName, vmId) {
+  const c = await govcPodConfig(podName);
+  const entry = (c.vmConfig ?? c.VmConfig ?? []).find((v) => (v.vm?.value ?? v.Vm?.Value) === vmId);
+  if (!entry) return undefined;
+  const rule = entry.intraVmAntiAffinity ?? entry.IntraVmAntiAffinity;
+  return { intraVmAffinity: entry.intraVmAffinity ?? entry.IntraVmAffinity,
+    intraVmAntiAffinity: rule && { name: rule.name ?? rule.Name, diskId: rule.diskId ?? rule.DiskId ?? [] } };
 }
 
 /** The pod's VM anti-affinity rules as vCenter holds them: [{name, vms: [moid]}]. */

@@ -251,11 +251,10 @@ export interface RuleView {
 }
 
 /** POST /clusters/{id}/rules: a VM anti-affinity rule for vCenter to hold (RuleRequest). */
-export interface RuleRequest {
-  kind: 'vmAntiAffinity';
-  name: string;
-  vmIds: string[];
-}
+/** A VM anti-affinity rule over vmIds, or a VMDK anti-affinity rule over diskKeys of vmId (ClustersController.createRule). */
+export type RuleRequest =
+  | { kind: 'vmAntiAffinity'; name: string; vmIds: string[] }
+  | { kind: 'vmdkAntiAffinity'; name: string; vmId: string; diskKeys: number[] };
 
 export interface VmOverrideView {
   vm: string;
@@ -420,11 +419,11 @@ export class ApiClient {
   rules(clusterId: string): Promise<RuleView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/rules`, true);
   }
-  /** Creates a VM anti-affinity rule in vCenter; answered with the rule as read back (ClustersController.createRule). */
+  /** Creates a VM or VMDK anti-affinity rule in vCenter; answered with the rule as read back (ClustersController.createRule). */
   createRule(clusterId: string, r: RuleRequest): Promise<RuleView> {
     return this.send('POST', `/api/v1/clusters/${enc(clusterId)}/rules`, r, true);
   }
-  /** Removes a VM anti-affinity rule from vCenter (ClustersController.deleteRule). */
+  /** Removes a VM anti-affinity rule or a VM's VMDK anti-affinity rule from vCenter (ClustersController.deleteRule). */
   deleteRule(clusterId: string, ruleId: string): Promise<void> {
     return this.send('DELETE', `/api/v1/clusters/${enc(clusterId)}/rules/${enc(ruleId)}`, undefined, true);
   }

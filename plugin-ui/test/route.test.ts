@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute, routeHref } from '../src/route';
 import { readSettings } from '../src/pages/settings';
-import { clusterVms } from '../src/pages/rules';
+import { clusterVms, multiDiskVms } from '../src/pages/rules';
 
 describe('routes', () => {
   it('parses pages, arguments, modals and parameters', () => {
@@ -44,5 +44,14 @@ describe('rules page', () => {
     const disks = [disk('vm-2', 'web', 'ds1'), disk('vm-2', 'web', 'ds2'), disk('vm-1', 'db', 'ds2'), disk('vm-3', 'other', 'dsX'), disk('vm-4', 'lost', null)];
     expect(clusterVms(disks, new Set(['ds1', 'ds2']))).toEqual([['vm-1', 'db'], ['vm-2', 'web']]);
     expect(clusterVms(disks, new Set())).toEqual([]);
+  });
+  it('offers for a VMDK rule the VMs with two or more disks in the cluster, with those disks only', () => {
+    const disk = (vm: string, vmName: string, diskKey: number, datastore: string | null) =>
+      ({ vm, vmName, diskKey, file: `${vmName}/d${diskKey}.vmdk`, sizeBytes: 1, datastore });
+    const disks = [disk('vm-2', 'web', 1, 'ds1'), disk('vm-2', 'web', 2, 'ds2'), disk('vm-2', 'web', 3, 'dsX'),
+      disk('vm-1', 'db', 1, 'ds2'), disk('vm-1', 'db', 2, null), disk('vm-3', 'app', 1, 'ds1'), disk('vm-3', 'app', 2, 'ds1')];
+    expect(multiDiskVms(disks, new Set(['ds1', 'ds2']))).toEqual([
+      { id: 'vm-3', name: 'app', disks: [[1, 'app/d1.vmdk'], [2, 'app/d2.vmdk']] },
+      { id: 'vm-2', name: 'web', disks: [[1, 'web/d1.vmdk'], [2, 'web/d2.vmdk']] }]);
   });
 });

@@ -12,6 +12,18 @@ export function clusterVms(disks: DiskView[], datastoreNames: Set<string>): Arra
   return [...vms.entries()].sort((a, b) => a[1].localeCompare(b[1]));
 }
 
+/** The cluster's VMs with two or more disks on its datastores, each with those disks ([key, file]), by VM name. */
+export function multiDiskVms(disks: DiskView[], datastoreNames: Set<string>): Array<{ id: string; name: string; disks: Array<[number, string]> }> {
+  const vms = new Map<string, { id: string; name: string; disks: Array<[number, string]> }>();
+  for (const d of disks) {
+    if (d.datastore == null || !datastoreNames.has(d.datastore)) continue;
+    const vm = vms.get(d.vm) ?? { id: d.vm, name: d.vmName || d.vm, disks: [] };
+    vm.disks.push([d.diskKey, d.file]);
+    vms.set(d.vm, vm);
+  }
+  return [...vms.values()].filter((v) => v.disks.length >= 2).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
   const c = ctx.cluster;
   if (!c) return h('div', null, pageHeader('Rules'), alert('info', 'No datastore cluster.'));
@@ -47,15 +59,16 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
         { header: 'Members', cell: (r) => r.members.join(', ') },
         {
           header: 'Actions',
-          // VMDK anti-affinity and keep-together are a VM's own settings in vCenter, not removed here
-          cell: (r) => (r.kind === 'vmAntiAffinity'
+          // keep-together is a VM's own setting in vCenter, not a rule removed here
+          cell: (r) => (r.kind === 'vmAntiAffinity' || r.kind === 'vmdkAntiAffinity'
             ? button('Remove', () => void remove(r), { kind: 'danger-outline', small: true, ariaLabel: `Remove rule ${r.name}`, testId: `remove-rule-${r.name}` })
             : ''),
         },
       ], rules as RuleView[], 'no rules.', 'rules-table'),
     disks instanceof Error || datastores instanceof Error
       ? errorBox('VMs of the cluster', disks instanceof Error ? disks : datastores)
-      : newRuleForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status),
+      : [newRuleForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status),
+        newVmdkRuleForm(ctx, c.id, multiDiskVms(disks, new Set(datastores.map((d) => d.name))), status)],
     status),
     card('Per-VM overrides', overrides instanceof Error ? errorBox('VM overrides', overrides)
       : table<VmOverrideView>('VM overrides', [
@@ -100,6 +113,60 @@ function newRuleForm(ctx: PageContext, clusterId: string, vms: Array<[string, st
       vms.length ? boxes.map((box, i) => h('div', { class: 'clr-checkbox-wrapper' }, box,
         h('label', { for: box.id, class: 'clr-control-label' }, vms[i][1]))) : h('p', null, 'The cluster has no VM.')),
     button('Create rule', () => void submit(), { kind: 'primary', testId: 'rule-create' }));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void submit();
+  });
+  return form;
+}
+
+/** "Add VMDK anti-affinity rule": a VM with two or more disks in the cluster, and the disks to keep on different datastores. */
+function newVmdkRuleForm(ctx: PageContext, clusterId: string, vms: ReturnType<typeof multiDiskVms>, status: HTMLElement): HTMLElement {
+  const name = h('input', { id: 'vmdk-rule-name', type: 'text', class: 'clr-input', maxlength: 80, 'data-testid': 'vmdk-rule-name' }) as HTMLInputElement;
+  const vmSelect = h('select', { id: 'vmdk-rule-vm', class: 'clr-select', 'data-testid': 'vmdk-rule-vm' },
+    vms.map((v) => h('option', { value: v.id }, v.name))) as HTMLSelectElement;
+  const diskBoxes = h('div', { 'data-testid': 'vmdk-rule-disks' });
+  const showDisks = () => {
+    const vm = vms.find((v) => v.id === vmSelect.value);
+    diskBoxes.replaceChildren(...(vm?.disks ?? []).map(([key, file]) => h('div', { class: 'clr-checkbox-wrapper' },
+      h('input', { id: `vmdk-rule-disk-${key}`, type: 'checkbox', class: 'clr-checkbox', value: String(key), 'data-testid': `vmdk-rule-disk-${key}` }),
+      h('label', { for: `vmdk-rule-disk-${key}`, class: 'clr-control-label' }, file))));
+    if (vm && !name.value.trim()) name.placeholder = `${vm.name}-vmdk-anti-affinity`;
+  };
+  vmSelect.addEventListener('change', showDisks);
+  showDisks();
+  const submit = async () => {
+    status.replaceChildren();
+    const vm = vms.find((v) => v.id === vmSelect.value);
+    const diskKeys = [...diskBoxes.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => Number(b.value));
+    const ruleName = name.value.trim() || name.placeholder;
+    if (!vm) {
+      status.append(alert('danger', 'VM: the cluster has no VM with two disks on its datastores.', 'rule-error'));
+      return;
+    }
+    if (diskKeys.length < 2) {
+      status.append(alert('danger', 'Disks: a VMDK anti-affinity rule needs at least two of the VM\'s disks.', 'rule-error'));
+      return;
+    }
+    try {
+      const created = await ctx.api.createRule(clusterId, { kind: 'vmdkAntiAffinity', name: ruleName, vmId: vm.id, diskKeys });
+      status.append(alert('success', `Rule ${created.name} created in vCenter.`, 'rule-created'));
+      ctx.refresh();
+    } catch (e) {
+      status.append(errorBox('Create rule', e));
+    }
+  };
+  const form = h('form', { class: 'clr-form', 'aria-label': 'New VMDK anti-affinity rule', novalidate: true },
+    h('h4', null, 'New VMDK anti-affinity rule — the VM\'s chosen disks are kept on different datastores'),
+    h('div', { class: 'clr-form-control' },
+      h('label', { for: 'vmdk-rule-vm', class: 'clr-control-label' }, 'VM'),
+      h('div', { class: 'clr-control-container' }, h('div', { class: 'clr-select-wrapper' }, vmSelect))),
+    h('div', { class: 'clr-form-control' },
+      h('label', { for: 'vmdk-rule-name', class: 'clr-control-label' }, 'Name'),
+      h('div', { class: 'clr-control-container' }, name)),
+    h('fieldset', { class: 'clr-form-control' }, h('legend', { class: 'clr-control-label' }, 'Disks'),
+      vms.length ? diskBoxes : h('p', null, 'The cluster has no VM with two disks on its datastores.')),
+    button('Create VMDK rule', () => void submit(), { kind: 'primary', testId: 'vmdk-rule-create' }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void submit();
