@@ -55,6 +55,7 @@ public class ClustersController {
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
+    private static final String INTRA_VM_AFFINITY = "intraVmAffinity:";
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
@@ -100,7 +101,7 @@ public class ClustersController {
                         a.diskKeys().stream().map(k -> files.getOrDefault(k, vm + " disk " + k)).toList()));
             }
             if (v.keepTogether() != null) {
-                out.add(new ApiViews.RuleView("intraVmAffinity:" + v.vmId(), "intraVmAffinity", "keep VMDKs together: " + vm,
+                out.add(new ApiViews.RuleView(INTRA_VM_AFFINITY + v.vmId(), "intraVmAffinity", "keep VMDKs together: " + vm,
                         v.keepTogether(), List.of(vm)));
             }
         }
@@ -109,7 +110,7 @@ public class ClustersController {
 
     @PostMapping("/{clusterId}/rules")
     @ResponseStatus(HttpStatus.CREATED)
-    @Operation(summary = "Create a VM or VMDK anti-affinity rule in vCenter (ConfigureStorageDrsForPod_Task); answered with the rule as read back")
+    @Operation(summary = "Create a VM or VMDK anti-affinity rule, or set a VM's keep-together, in vCenter (ConfigureStorageDrsForPod_Task); answered with the rule as read back")
     public ApiViews.RuleView createRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
                                         @Valid @RequestBody RuleRequest r) {
         queries.cluster(clusterId);
@@ -117,15 +118,26 @@ public class ClustersController {
         if ("vmAntiAffinity".equals(r.kind())) {
             notFor(r.kind(), "vmId", r.vmId());
             notFor(r.kind(), "diskKeys", r.diskKeys());
+            notFor(r.kind(), "enabled", r.enabled());
             podRules.createVmAntiAffinity(clusterId, r.name(), r.vmIds());
             id = VM_ANTI_AFFINITY + r.name().strip();
-        } else {
+        } else if ("vmdkAntiAffinity".equals(r.kind())) {
             notFor(r.kind(), "vmIds", r.vmIds());
+            notFor(r.kind(), "enabled", r.enabled());
             podRules.createVmdkAntiAffinity(clusterId, r.name(), r.vmId(), r.diskKeys());
             id = VMDK_ANTI_AFFINITY + r.vmId();
+        } else {
+            notFor(r.kind(), "name", r.name());
+            notFor(r.kind(), "vmIds", r.vmIds());
+            notFor(r.kind(), "diskKeys", r.diskKeys());
+            if (r.enabled() == null) {
+                throw new InvalidFieldException("enabled", "true keeps the VM's disks together, false lets them move apart");
+            }
+            podRules.setVmKeepTogether(clusterId, r.vmId(), r.enabled());
+            id = INTRA_VM_AFFINITY + r.vmId();
         }
         return rules(clusterId).stream().filter(v -> v.id().equals(id)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("vCenter took rule " + r.name().strip()
+                .orElseThrow(() -> new IllegalStateException("vCenter took rule " + id
                         + " but did not show it when read back; the next inventory sync brings it"));
     }
 
@@ -137,7 +149,8 @@ public class ClustersController {
 
     @DeleteMapping("/{clusterId}/rules/{ruleId}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    @Operation(summary = "Remove a VM anti-affinity rule (vmAntiAffinity:NAME) or a VM's VMDK anti-affinity rule (vmdkAntiAffinity:VM) from vCenter")
+    @Operation(summary = "Remove a VM anti-affinity rule (vmAntiAffinity:NAME), a VM's VMDK anti-affinity rule (vmdkAntiAffinity:VM) "
+            + "or a VM's own keep-together (intraVmAffinity:VM; it follows the cluster's default again) from vCenter")
     public void deleteRule(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
                            @PathVariable @Size(max = 200) String ruleId) {
         queries.cluster(clusterId);
@@ -154,9 +167,17 @@ public class ClustersController {
                 throw new NotFoundException("datastore cluster " + clusterId + " has no VMDK anti-affinity rule for VM " + vm);
             }
             podRules.removeVmdkAntiAffinity(clusterId, vm);
+        } else if (ruleId.startsWith(INTRA_VM_AFFINITY)) {
+            String vm = ruleId.substring(INTRA_VM_AFFINITY.length());
+            StorageDrsRules.VmRules v = held.vms().stream().filter(x -> x.vmId().equals(vm) && x.keepTogether() != null)
+                    .findFirst().orElseThrow(() -> new NotFoundException("VM " + vm + " has no keep-together setting of its own"));
+            if (v.vmdkAntiAffinity() != null) {
+                throw new InvalidFieldException("ruleId", "VM " + vm + " keeps its disks apart by VMDK anti-affinity rule "
+                        + v.vmdkAntiAffinity().name() + "; remove that rule instead");
+            }
+            podRules.setVmKeepTogether(clusterId, vm, null);
         } else {
-            throw new InvalidFieldException("ruleId", "must be vmAntiAffinity:NAME or vmdkAntiAffinity:VM; a VM's keep-together "
-                    + "setting is its own in vCenter");
+            throw new InvalidFieldException("ruleId", "must be vmAntiAffinity:NAME, vmdkAntiAffinity:VM or intraVmAffinity:VM");
         }
     }
 

@@ -125,6 +125,30 @@ public class PodRules {
         change(podId, "ruleId", "remove the VMDK anti-affinity rule of " + vmId, client -> client.removeVmdkAntiAffinityRule(podId, vmId));
     }
 
+    /**
+     * Sets the VM's own "Keep VMDKs together" in vCenter, or with null lets it follow the cluster's
+     * default again. A VM with a VMDK anti-affinity rule keeps those disks apart, so it can only be false.
+     */
+    public void setVmKeepTogether(String podId, String vmId, Boolean keepTogether) {
+        if (vmId == null) {
+            throw new InvalidFieldException("vmId", "a keep-together setting names its VM");
+        }
+        Integer disksHere = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
+                + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, podId);
+        if (disksHere == null || disksHere == 0) {
+            throw new InvalidFieldException("vmId", "VM " + vmId + " has no disk in datastore cluster " + podId);
+        }
+        assembler.storageDrsRules(podId).vms().stream()
+                .filter(v -> v.vmId().equals(vmId) && v.vmdkAntiAffinity() != null && !Boolean.FALSE.equals(keepTogether)).findFirst()
+                .ifPresent(v -> {
+                    throw new InvalidFieldException("vmId", "VM " + vmId + " keeps its disks apart by VMDK anti-affinity rule "
+                            + v.vmdkAntiAffinity().name() + "; remove the rule first");
+                });
+        change(podId, "vmId", (keepTogether == null ? "let " + vmId + " follow the cluster's keep-together default"
+                        : "set keep VMDKs together of " + vmId + " to " + keepTogether),
+                client -> client.configureVmKeepVmdksTogether(podId, vmId, keepTogether));
+    }
+
     /** Starts one ConfigureStorageDrsForPod_Task and returns its task id. */
     @FunctionalInterface
     private interface PodChange {

@@ -65,11 +65,20 @@ public interface VSphereClient extends AutoCloseable {
     String addVmdkAntiAffinityRule(String podId, String vmId, String name, java.util.List<Integer> diskKeys) throws VimFaultException;
 
     /**
-     * Removes the VM's VMDK anti-affinity rule and keeps its other settings: one task removes the
-     * VM's entry and adds it back without the rule (an edit cannot unset a property). Returns the
+     * Removes the VM's VMDK anti-affinity rule and keeps its other settings (its keep-together
+     * stays false): one task removes the VM's entry and adds it back without the rule (an edit
+     * cannot unset a property). Returns the
      * task id; fails with {@code NotFound} when the VM has no such rule.
      */
     String removeVmdkAntiAffinityRule(String podId, String vmId) throws VimFaultException;
+
+    /**
+     * Sets the VM's own "Keep VMDKs together" ({@code vmConfig.intraVmAffinity}): true or false
+     * (entry added or edited), or null to follow the pod's default again (the entry rewritten
+     * without it, as for {@link #removeVmdkAntiAffinityRule}). Returns the task id; fails with
+     * {@code NotFound} when asked to clear a setting the VM does not have.
+     */
+    String configureVmKeepVmdksTogether(String podId, String vmId, Boolean keepTogether) throws VimFaultException;
 
     /** The state of a vCenter task, by task id. */
     TaskStatus task(String taskId) throws VimFaultException;

@@ -284,15 +284,51 @@ public final class Vim25VSphereClient implements VSphereClient {
             throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
                     "datastore cluster " + podId + " holds no VMDK anti-affinity rule for " + vmId);
         }
+        InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
+        kept.intraVmAntiAffinity = null;
+        return rewriteVmConfig(podId, vmId, kept);
+    }
+
+    @Override
+    public String configureVmKeepVmdksTogether(String podId, String vmId, Boolean keepTogether) throws VimFaultException {
+        InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(podId, vmId);
+        if (keepTogether == null) {
+            if (held == null || held.intraVmAffinity == null) {
+                throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
+                        "datastore cluster " + podId + " holds no keep-together setting for " + vmId);
+            }
+            InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
+            kept.intraVmAffinity = null;
+            return rewriteVmConfig(podId, vmId, kept);
+        }
+        InventoryTypes.StorageDrsVmConfigInfo info = new InventoryTypes.StorageDrsVmConfigInfo();
+        info.vm = new ManagedObjectReference("VirtualMachine", vmId);
+        info.intraVmAffinity = keepTogether;
+        InventoryTypes.StorageDrsVmConfigSpec change = new InventoryTypes.StorageDrsVmConfigSpec();
+        change.operation = held == null ? "add" : "edit";
+        change.info = info;
+        return configureVms(podId, java.util.List.of(change));
+    }
+
+    private static InventoryTypes.StorageDrsVmConfigInfo copy(InventoryTypes.StorageDrsVmConfigInfo held) {
+        InventoryTypes.StorageDrsVmConfigInfo c = new InventoryTypes.StorageDrsVmConfigInfo();
+        c.vm = held.vm;
+        c.enabled = held.enabled;
+        c.behavior = held.behavior == null || held.behavior.isBlank() ? null : held.behavior;
+        c.intraVmAffinity = held.intraVmAffinity;
+        c.intraVmAntiAffinity = held.intraVmAntiAffinity;
+        return c;
+    }
+
+    /**
+     * Replaces the VM's entry with {@code kept} in one task: an edit cannot unset a property, so
+     * the entry is removed and, when anything is left, added back.
+     */
+    private String rewriteVmConfig(String podId, String vmId, InventoryTypes.StorageDrsVmConfigInfo kept) throws VimFaultException {
         InventoryTypes.StorageDrsVmConfigSpec remove = new InventoryTypes.StorageDrsVmConfigSpec();
         remove.operation = "remove";
         remove.removeKey = new ManagedObjectReference("VirtualMachine", vmId);
-        InventoryTypes.StorageDrsVmConfigInfo kept = new InventoryTypes.StorageDrsVmConfigInfo();
-        kept.vm = held.vm;
-        kept.enabled = held.enabled;
-        kept.behavior = held.behavior == null || held.behavior.isBlank() ? null : held.behavior;
-        kept.intraVmAffinity = held.intraVmAffinity;
-        if (kept.enabled == null && kept.behavior == null && kept.intraVmAffinity == null) {
+        if (kept.enabled == null && kept.behavior == null && kept.intraVmAffinity == null && kept.intraVmAntiAffinity == null) {
             return configureVms(podId, java.util.List.of(remove));
         }
         InventoryTypes.StorageDrsVmConfigSpec addBack = new InventoryTypes.StorageDrsVmConfigSpec();

@@ -131,6 +131,11 @@ public class RecordingVSphereClient implements VSphereClient {
         throw notSupported();
     }
 
+    @Override
+    public String configureVmKeepVmdksTogether(String podId, String vmId, Boolean keepTogether) throws VimFaultException {
+        throw notSupported();
+    }
+
     private static VimFaultException notSupported() {
         return new VimFaultException("ConfigureStorageDrsForPod_Task", "NotSupported", "the recording fixture refuses pod configuration");
     }

@@ -448,6 +448,66 @@ class StorageDrsRulesVcsimTest {
     }
 
     @Test
+    void aVmsOwnKeepTogetherIsSetAndClearedInVCenterThroughTheApi() throws Exception {
+        fullSync();
+        String twins = FaithfulVcsim.moid(vcsim, "m", "twins");
+        List<Integer> keys = jdbc.queryForList("SELECT disk_key FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key", Integer.class, twins);
+        String rules = "/api/v1/clusters/" + podId() + "/rules";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldVmConfig(twins).isMissingNode()).isTrue();
+
+        // bad input: 400 naming the field, and vCenter is not asked
+        Object[][] bad = {
+                {Map.of("kind", "intraVmAffinity", "vmId", twins), "enabled"},
+                {Map.of("kind", "intraVmAffinity", "enabled", false), "vmId"},
+                {Map.of("kind", "intraVmAffinity", "vmId", "vm-99999", "enabled", false), "vmId"},
+                {Map.of("kind", "intraVmAffinity", "vmId", twins, "enabled", false, "name", "x"), "name"},
+                {Map.of("kind", "vmdkAntiAffinity", "name", "x", "vmId", twins, "diskKeys", keys, "enabled", true), "enabled"}};
+        for (Object[] c : bad) {
+            JsonNode problem = api.call(HttpMethod.POST, rules, c[0], 400);
+            assertThat(problem.path("field").asText()).as(c[0] + " -> " + problem).isEqualTo(c[1]);
+        }
+        api.call(HttpMethod.DELETE, rules + "/intraVmAffinity:" + twins, null, 404);
+        assertThat(heldVmConfig(twins).isMissingNode()).as("vCenter was not asked").isTrue();
+
+        // false: vCenter holds it, and the engine lets twins' disks move apart while the cluster keeps VMDKs together
+        JsonNode set = api.call(HttpMethod.POST, rules, Map.of("kind", "intraVmAffinity", "vmId", twins, "enabled", false), 201);
+        assertThat(set.get("id").asText()).isEqualTo("intraVmAffinity:" + twins);
+        assertThat(set.get("enabled").asBoolean()).isFalse();
+        assertThat(heldVmConfig(twins).at("/intraVmAffinity").asBoolean(true)).isFalse();
+        assertThat(vmState(twins).keepTogether()).isFalse();
+        // true: the entry is edited
+        api.call(HttpMethod.POST, rules, Map.of("kind", "intraVmAffinity", "vmId", twins, "enabled", true), 201);
+        assertThat(heldVmConfig(twins).at("/intraVmAffinity").asBoolean(false)).isTrue();
+        assertThat(vmState(twins).keepTogether()).isTrue();
+
+        // cleared: twins follows the cluster's default again, and its automation set in vCenter stays
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "twins=automated")).contains("OK");
+        api.call(HttpMethod.DELETE, rules + "/intraVmAffinity:" + twins, null, 204);
+        JsonNode held = heldVmConfig(twins);
+        assertThat(held.has("intraVmAffinity")).as(held.toString()).isFalse();
+        assertThat(held.at("/behavior").asText()).isEqualTo("automated");
+        assertThat(api.call(HttpMethod.GET, rules, null, 200).toString()).doesNotContain("intraVmAffinity:" + twins);
+        assertThat(vmState(twins).keepTogether()).isNull();
+
+        // a VM whose disks a VMDK anti-affinity rule keeps apart cannot be kept together, nor given the default
+        api.call(HttpMethod.POST, rules, Map.of("kind", "vmdkAntiAffinity", "name", "twins-apart", "vmId", twins,
+                "diskKeys", keys.subList(0, 2)), 201);
+        assertThat(api.call(HttpMethod.POST, rules, Map.of("kind", "intraVmAffinity", "vmId", twins, "enabled", true), 400)
+                .path("field").asText()).isEqualTo("vmId");
+        assertThat(api.call(HttpMethod.DELETE, rules + "/intraVmAffinity:" + twins, null, 400).path("field").asText()).isEqualTo("ruleId");
+        api.call(HttpMethod.DELETE, rules + "/vmdkAntiAffinity:" + twins, null, 204);
+
+        // twins back as it began, for the other tests of this class
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "twins=default")).contains("OK");
+        fullSync();
+    }
+
+    VmState vmState(String vmId) {
+        return assembler.assemble(podId()).state().vms().stream().filter(v -> v.id().equals(vmId)).findFirst().orElseThrow();
+    }
+
+    @Test
     void vmAutomationSetInVCenterIsAppliedTogetherWithTheServersOverrides() throws Exception {
         String pinned = FaithfulVcsim.moid(vcsim, "m", "pinned");
         String careful = FaithfulVcsim.moid(vcsim, "m", "careful");
