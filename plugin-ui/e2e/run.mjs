@@ -301,6 +301,34 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ a VM's own keep-together on the rules page → vCenter (govc)
+  const keepCheck = 'rules: a VM\'s own "Keep VMDKs together" set on the Rules page is the VM\'s setting in vCenter (govc), then the cluster default again';
+  if (!hasRuleCreate || !env.GOVC_URL) {
+    skip(keepCheck, [!hasRuleCreate && 'the server has no POST /api/v1/clusters/{id}/rules', !env.GOVC_URL && 'GOVC_URL is not set'].filter(Boolean).join('; '));
+  } else {
+    await check(keepCheck, async () => {
+      const names = new Set(datastores.map((d) => d.name));
+      const disks = (await api('/api/v1/disks?limit=10000')).filter((d) => names.has(d.datastore));
+      const rulesNow = await api(`/api/v1/clusters/${q(cluster.id)}/rules`);
+      // a VM without a VMDK rule and without its own setting, so that clearing it leaves vCenter as it began
+      const vm = disks.map((d) => ({ id: d.vm, name: d.vmName }))
+        .find((v) => !rulesNow.some((r) => r.id === `vmdkAntiAffinity:${v.id}` || r.id === `intraVmAffinity:${v.id}`));
+      assert(vm, 'every VM of the cluster has a VMDK rule or its own keep-together');
+      await visit(`#/rules?cluster=${q(cluster.id)}`, 'page-rules');
+      await page.selectOption('[data-testid="keep-vm"]', vm.id);
+      await page.selectOption('[data-testid="keep-value"]', 'false');
+      await page.click('[data-testid="keep-set"]');
+      await page.waitForSelector(`[data-testid="default-keep-together-${vm.name}"]`, { timeout: 20000 });
+      const set = await govcVmConfig(cluster.name, vm.id);
+      assert(set?.intraVmAffinity === false, `vCenter holds ${JSON.stringify(set)} for ${vm.name}`);
+      await page.click(`[data-testid="default-keep-together-${vm.name}"]`);
+      await page.waitForSelector(`[data-testid="default-keep-together-${vm.name}"]`, { state: 'detached', timeout: 20000 });
+      const cleared = await govcVmConfig(cluster.name, vm.id);
+      assert(cleared?.intraVmAffinity == null, `still set in vCenter: ${JSON.stringify(cleared)}`);
+      return `${vm.name}: vCenter held intraVmAffinity = false, then ${cleared ? JSON.stringify(cleared) : 'no entry'} after "Use cluster default"`;
+    });
+  }
+
   // ------------------------------------------------------------ settings page → vCenter (govc)
   const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold) is the pod\'s Storage DRS setting in vCenter (govc)';
   if (!env.GOVC_URL) {

@@ -254,7 +254,8 @@ export interface RuleView {
 /** A VM anti-affinity rule over vmIds, or a VMDK anti-affinity rule over diskKeys of vmId (ClustersController.createRule). */
 export type RuleRequest =
   | { kind: 'vmAntiAffinity'; name: string; vmIds: string[] }
-  | { kind: 'vmdkAntiAffinity'; name: string; vmId: string; diskKeys: number[] };
+  | { kind: 'vmdkAntiAffinity'; name: string; vmId: string; diskKeys: number[] }
+  | { kind: 'intraVmAffinity'; vmId: string; enabled: boolean };
 
 export interface VmOverrideView {
   vm: string;

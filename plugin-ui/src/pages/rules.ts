@@ -59,16 +59,20 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
         { header: 'Members', cell: (r) => r.members.join(', ') },
         {
           header: 'Actions',
-          // keep-together is a VM's own setting in vCenter, not a rule removed here
-          cell: (r) => (r.kind === 'vmAntiAffinity' || r.kind === 'vmdkAntiAffinity'
-            ? button('Remove', () => void remove(r), { kind: 'danger-outline', small: true, ariaLabel: `Remove rule ${r.name}`, testId: `remove-rule-${r.name}` })
-            : ''),
+          // removing a VM's own keep-together lets it follow the cluster's default again
+          // (not while a VMDK anti-affinity rule of the VM keeps its disks apart)
+          cell: (r) => (r.kind === 'intraVmAffinity'
+            ? (rules as RuleView[]).some((x) => x.id === `vmdkAntiAffinity:${String(r.id).slice('intraVmAffinity:'.length)}`) ? ''
+              : button('Use cluster default', () => void remove(r), { kind: 'outline', small: true, ariaLabel: `${r.name}: use the cluster default`,
+              testId: `default-keep-together-${r.members[0]}` })
+            : button('Remove', () => void remove(r), { kind: 'danger-outline', small: true, ariaLabel: `Remove rule ${r.name}`, testId: `remove-rule-${r.name}` })),
         },
       ], rules as RuleView[], 'no rules.', 'rules-table'),
     disks instanceof Error || datastores instanceof Error
       ? errorBox('VMs of the cluster', disks instanceof Error ? disks : datastores)
       : [newRuleForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status),
-        newVmdkRuleForm(ctx, c.id, multiDiskVms(disks, new Set(datastores.map((d) => d.name))), status)],
+        newVmdkRuleForm(ctx, c.id, multiDiskVms(disks, new Set(datastores.map((d) => d.name))), status),
+        keepTogetherForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status)],
     status),
     card('Per-VM overrides', overrides instanceof Error ? errorBox('VM overrides', overrides)
       : table<VmOverrideView>('VM overrides', [
@@ -167,6 +171,42 @@ function newVmdkRuleForm(ctx: PageContext, clusterId: string, vms: ReturnType<ty
     h('fieldset', { class: 'clr-form-control' }, h('legend', { class: 'clr-control-label' }, 'Disks'),
       vms.length ? diskBoxes : h('p', null, 'The cluster has no VM with two disks on its datastores.')),
     button('Create VMDK rule', () => void submit(), { kind: 'primary', testId: 'vmdk-rule-create' }));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void submit();
+  });
+  return form;
+}
+
+/** A VM's own "Keep VMDKs together", which replaces the cluster's default for it (vCenter's VM override). */
+function keepTogetherForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
+  const vmSelect = h('select', { id: 'keep-vm', class: 'clr-select', 'data-testid': 'keep-vm' },
+    vms.map(([id, name]) => h('option', { value: id }, name))) as HTMLSelectElement;
+  const value = h('select', { id: 'keep-value', class: 'clr-select', 'data-testid': 'keep-value' },
+    h('option', { value: 'true' }, 'yes — its disks move together'), h('option', { value: 'false' }, 'no — its disks may move apart')) as HTMLSelectElement;
+  const submit = async () => {
+    status.replaceChildren();
+    if (!vmSelect.value) {
+      status.append(alert('danger', 'VM: the cluster has no VM.', 'rule-error'));
+      return;
+    }
+    try {
+      const set = await ctx.api.createRule(clusterId, { kind: 'intraVmAffinity', vmId: vmSelect.value, enabled: value.value === 'true' });
+      status.append(alert('success', `${set.name}: ${set.enabled ? 'yes' : 'no'}, held by vCenter.`, 'rule-created'));
+      ctx.refresh();
+    } catch (e) {
+      status.append(errorBox('Keep VMDKs together', e));
+    }
+  };
+  const form = h('form', { class: 'clr-form', 'aria-label': "A VM's own keep VMDKs together", novalidate: true },
+    h('h4', null, 'Keep VMDKs together for one VM — replaces the cluster default for it'),
+    h('div', { class: 'clr-form-control' },
+      h('label', { for: 'keep-vm', class: 'clr-control-label' }, 'VM'),
+      h('div', { class: 'clr-control-container' }, h('div', { class: 'clr-select-wrapper' }, vmSelect))),
+    h('div', { class: 'clr-form-control' },
+      h('label', { for: 'keep-value', class: 'clr-control-label' }, 'Keep VMDKs together'),
+      h('div', { class: 'clr-control-container' }, h('div', { class: 'clr-select-wrapper' }, value))),
+    button('Set', () => void submit(), { kind: 'primary', testId: 'keep-set' }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void submit();
