@@ -67,9 +67,7 @@ public class PodRules {
             if (!seen.add(vm)) {
                 throw new InvalidFieldException("vmIds[" + i + "]", "VM " + vm + " appears twice");
             }
-            Integer disksHere = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
-                    + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vm, podId);
-            if (disksHere == null || disksHere == 0) {
+            if (disksInCluster(podId, vm).isEmpty()) {
                 throw new InvalidFieldException("vmIds[" + i + "]", "VM " + vm + " has no disk in datastore cluster " + podId);
             }
         }
@@ -91,8 +89,7 @@ public class PodRules {
         if (vmId == null) {
             throw new InvalidFieldException("vmId", "a VMDK anti-affinity rule names its VM");
         }
-        Set<Integer> disksHere = new HashSet<>(jdbc.queryForList("SELECT d.disk_key FROM virtual_disk d JOIN datastore s"
-                + " ON s.moid = d.datastore_moid WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, podId));
+        Set<Integer> disksHere = disksInCluster(podId, vmId);
         if (disksHere.isEmpty()) {
             throw new InvalidFieldException("vmId", "VM " + vmId + " has no disk in datastore cluster " + podId);
         }
@@ -133,9 +130,7 @@ public class PodRules {
         if (vmId == null) {
             throw new InvalidFieldException("vmId", "a keep-together setting names its VM");
         }
-        Integer disksHere = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
-                + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, podId);
-        if (disksHere == null || disksHere == 0) {
+        if (disksInCluster(podId, vmId).isEmpty()) {
             throw new InvalidFieldException("vmId", "VM " + vmId + " has no disk in datastore cluster " + podId);
         }
         assembler.storageDrsRules(podId).vms().stream()
@@ -168,6 +163,12 @@ public class PodRules {
         }
         log.info("{}: {} done in vCenter", podId, what);
         refresh(client, podId);
+    }
+
+    /** The keys of the VM's disks on the cluster's datastores, as last synced. */
+    private Set<Integer> disksInCluster(String podId, String vmId) {
+        return new HashSet<>(jdbc.queryForList("SELECT d.disk_key FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
+                + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, podId));
     }
 
     private static String ruleName(String name) {
