@@ -32,13 +32,13 @@ public final class ApiViews {
     }
 
     /**
-     * A VM's Storage DRS overrides: its automation level in this product ({@code default},
-     * {@code manual}, {@code automated}, {@code excluded}), the one vCenter holds for it
-     * ({@code vCenterAutomationLevel}, same values; the balancing engine applies the more
-     * restrictive of the two), and vCenter's keep-together setting (null: the cluster's default).
+     * A VM's Storage DRS overrides: its automation level ({@code default}, {@code manual},
+     * {@code automated}, {@code excluded}; held in vCenter too, as the vSphere Client's "VM
+     * Overrides" show it), its SLEDS service class (this product's alone) and vCenter's
+     * keep-together setting (null: the cluster's default).
      */
     public record VmOverrideView(String vm, String vmName, String automationLevel, Boolean keepVmdksTogether,
-                                 String serviceClass, String vCenterAutomationLevel) {
+                                 String serviceClass) {
     }
 
     /** Space of a datastore; utilisation in percent of capacity. */

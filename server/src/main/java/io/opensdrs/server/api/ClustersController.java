@@ -1,6 +1,5 @@
 package io.opensdrs.server.api;
 
-import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.models.DatastoreModels;
@@ -35,7 +34,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** Datastore clusters (StoragePods): settings, model choice, recommendations, history, faults. */
@@ -182,29 +180,24 @@ public class ClustersController {
     }
 
     @GetMapping("/{clusterId}/vm-overrides")
-    @Operation(summary = "Per-VM automation overrides (this product and vCenter) and keep-together settings (vCenter)")
+    @Operation(summary = "Per-VM automation (held in vCenter too), SLEDS service class and keep-together (vCenter) of the cluster's VMs that have any")
     public List<ApiViews.VmOverrideView> vmOverrides(
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         queries.cluster(clusterId);
         Map<String, String> vmNames = vmNames();
-        Map<String, StorageDrsRules.VmRules> vcenter = new LinkedHashMap<>();
-        assembler.storageDrsRules(clusterId).vms().forEach(v -> vcenter.put(v.vmId(), v));
-        List<ApiViews.VmOverrideView> out = new ArrayList<>();
-        for (SettingsRequest.VmOverrideEntry o : policies.overrides(clusterId)) {
-            StorageDrsRules.VmRules v = vcenter.remove(o.vmId());
-            out.add(new ApiViews.VmOverrideView(o.vmId(), vmNames.get(o.vmId()), o.behavior(), v == null ? null : v.keepTogether(),
-                    o.serviceClass(), vcenterLevel(v)));
-        }
-        vcenter.forEach((vm, v) -> {
-            if (v.keepTogether() != null || ClusterStateAssembler.vcenterOverride(v) != VmOverride.DEFAULT) {
-                out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", v.keepTogether(), null, vcenterLevel(v)));
+        Map<String, Boolean> keepTogether = new LinkedHashMap<>();
+        assembler.storageDrsRules(clusterId).vms().forEach(v -> {
+            if (v.keepTogether() != null) {
+                keepTogether.put(v.vmId(), v.keepTogether());
             }
         });
+        List<ApiViews.VmOverrideView> out = new ArrayList<>();
+        for (SettingsRequest.VmOverrideEntry o : policies.overrides(clusterId)) {
+            out.add(new ApiViews.VmOverrideView(o.vmId(), vmNames.get(o.vmId()), o.behavior(), keepTogether.remove(o.vmId()),
+                    o.serviceClass()));
+        }
+        keepTogether.forEach((vm, k) -> out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", k, null)));
         return out;
-    }
-
-    private static String vcenterLevel(StorageDrsRules.VmRules v) {
-        return ClusterStateAssembler.vcenterOverride(v).name().toLowerCase(Locale.ROOT);
     }
 
     private Map<String, String> vmNames() {
@@ -272,8 +265,9 @@ public class ClustersController {
         if (r.freeSpaceThresholdGb() != null) {
             s.setFreeSpaceThresholdGb(r.freeSpaceThresholdGb());
         }
-        // vCenter's pod holds most of these too: it takes the change first, or the transaction rolls back and nothing changes
-        podSettings.apply(clusterId, before, VCenterPodSettings.of(s));
+        // vCenter's pod holds most of these and the VMs' automation too: it takes the change first, or the transaction
+        // rolls back and nothing changes
+        podSettings.apply(clusterId, before, VCenterPodSettings.of(s), r.vmOverrides());
         s.setUpdatedAt(Instant.now());
         ClusterSettings saved = settingsRepository.save(s);
         policies.replace(clusterId, r.vmOverrides(), r.serviceClasses());

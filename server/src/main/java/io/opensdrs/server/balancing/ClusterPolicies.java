@@ -73,6 +73,39 @@ public class ClusterPolicies {
         return out;
     }
 
+    /**
+     * The VMs' automation as vCenter holds it ({@code held}: VM → its level, the VMs vCenter has
+     * none for left out) becomes the cluster's overrides; a VM's service class stays. Returns the
+     * changes made, as "automation of VM vm = level".
+     */
+    public List<String> adoptVmAutomation(String clusterId, Map<String, VmOverride> held) {
+        Map<String, VmOverride> current = vmOverrides(clusterId);
+        List<String> changes = new java.util.ArrayList<>();
+        current.forEach((vm, o) -> {
+            VmOverride h = held.getOrDefault(vm, VmOverride.DEFAULT);
+            if (h == o) {
+                return;
+            }
+            if (h == VmOverride.DEFAULT && jdbc.queryForObject("SELECT COUNT(*) FROM vm_service_class WHERE vm_moid = ?", Long.class, vm) == 0) {
+                jdbc.update("DELETE FROM vm_override WHERE cluster_moid = ? AND vm_moid = ?", clusterId, vm);
+            } else {
+                jdbc.update("UPDATE vm_override SET behavior = ? WHERE cluster_moid = ? AND vm_moid = ?", stored(h), clusterId, vm);
+            }
+            changes.add("automation of VM " + vm + " = " + stored(h));
+        });
+        held.forEach((vm, h) -> {
+            if (!current.containsKey(vm)) {
+                jdbc.update("INSERT INTO vm_override (cluster_moid, vm_moid, behavior) VALUES (?, ?, ?)", clusterId, vm, stored(h));
+                changes.add("automation of VM " + vm + " = " + stored(h));
+            }
+        });
+        return changes;
+    }
+
+    private static String stored(VmOverride o) {
+        return o.name().toLowerCase(Locale.ROOT);
+    }
+
     public List<SettingsRequest.VmOverrideEntry> overrides(String clusterId) {
         return jdbc.query("SELECT o.vm_moid, o.behavior, c.class_id FROM vm_override o LEFT JOIN vm_service_class c ON c.vm_moid = o.vm_moid"
                         + " WHERE o.cluster_moid = ? ORDER BY o.vm_moid",
@@ -124,6 +157,12 @@ public class ClusterPolicies {
             }
             if (jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE moid = ?", Long.class, o.vmId()) == 0) {
                 throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "no VM " + o.vmId() + " in the inventory");
+            }
+            // vCenter keeps a VM's override in the pod's configuration, which lists the pod's VMs
+            if (jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
+                    + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Long.class, o.vmId(), clusterId) == 0) {
+                throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " has no disk in datastore cluster "
+                        + clusterId);
             }
             if (o.serviceClass() != null && !classIds.contains(o.serviceClass())) {
                 throw new InvalidFieldException("vmOverrides[" + i + "].serviceClass", "no service class " + o.serviceClass()

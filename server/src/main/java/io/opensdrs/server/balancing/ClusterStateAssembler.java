@@ -169,7 +169,7 @@ public class ClusterStateAssembler {
         vmDisks.forEach((vm, disks) -> {
             String host = vmHost.get(vm);
             vms.add(new VmState(vm, host != null && hostDatastores.containsKey(host) ? host : null,
-                    automation(overrides.getOrDefault(vm, VmOverride.DEFAULT), vmRules.get(vm)), keepTogether(vmRules.get(vm)), disks));
+                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks));
         });
         List<Rule> rules = rules(vcenterRules, vmDisks);
         ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings));
@@ -188,49 +188,6 @@ public class ClusterStateAssembler {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored Storage DRS rules of " + clusterId + " are unreadable: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The VM's Storage DRS automation as vCenter holds it (its "VM Overrides" there):
-     * {@code enabled = false} excludes it, {@code behavior} manual or automated; DEFAULT otherwise.
-     */
-    public static VmOverride vcenterOverride(StorageDrsRules.VmRules r) {
-        if (r == null) {
-            return VmOverride.DEFAULT;
-        }
-        if (Boolean.FALSE.equals(r.enabled())) {
-            return VmOverride.EXCLUDED;
-        }
-        if ("manual".equals(r.behavior())) {
-            return VmOverride.MANUAL;
-        }
-        return "automated".equals(r.behavior()) ? VmOverride.AUTOMATED : VmOverride.DEFAULT;
-    }
-
-    /**
-     * A VM's automation when it may be set in two places, this server's overrides and vCenter's:
-     * the one set where the other is not, and where both are set, the more restrictive
-     * (excluded, then manual, then automated) — an administrator who excluded a VM or kept it
-     * manual in either place never sees it moved automatically.
-     */
-    static VmOverride automation(VmOverride server, StorageDrsRules.VmRules vcenter) {
-        VmOverride v = vcenterOverride(vcenter);
-        if (server == VmOverride.DEFAULT) {
-            return v;
-        }
-        if (v == VmOverride.DEFAULT) {
-            return server;
-        }
-        return restrictiveness(server) >= restrictiveness(v) ? server : v;
-    }
-
-    private static int restrictiveness(VmOverride o) {
-        return switch (o) {
-            case EXCLUDED -> 3;
-            case MANUAL -> 2;
-            case AUTOMATED -> 1;
-            case DEFAULT -> 0;
-        };
     }
 
     /**

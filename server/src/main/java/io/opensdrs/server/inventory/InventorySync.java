@@ -150,7 +150,7 @@ public class InventorySync {
         jdbc.update("DELETE FROM datastore_cluster WHERE moid = ?", p.moid());
         jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
                 p.moid(), p.name(), p.datacenterMoid(), rulesJson(p.moid(), p.rules()));
-        podSettings.adopt(p.moid(), p.rules().pod());
+        podSettings.adopt(p.moid(), p.rules());
     }
 
     /**
@@ -161,7 +161,7 @@ public class InventorySync {
     public void storeStorageDrsRules(String podId, StorageDrsRules rules) {
         tx.executeWithoutResult(t -> {
             jdbc.update("UPDATE datastore_cluster SET storage_drs_rules_json = ? WHERE moid = ?", rulesJson(podId, rules), podId);
-            podSettings.adopt(podId, rules.pod());
+            podSettings.adopt(podId, rules);
         });
     }
 

@@ -1,7 +1,11 @@
 package io.opensdrs.server.settings;
 
+import io.opensdrs.balance.VmOverride;
+import io.opensdrs.server.api.SettingsRequest;
+import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.StorageDrsRules.PodSettings;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
@@ -13,7 +17,10 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -21,13 +28,15 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The Storage DRS settings of SPEC §4 that a datastore cluster has once, held in two places:
- * vCenter's pod ({@code podStorageDrsEntry.storageDrsConfig.podConfig}, what the vSphere Client's
- * "Edit Storage DRS" dialog edits) and this server's {@link ClusterSettings}: the automation level
- * and each subsystem's, IO balancing on or off, keep VMDKs together by default, and the space and
- * IO thresholds. The inventory sync adopts every value vCenter holds; a change made through this
- * server is made in vCenter first ({@code ConfigureStorageDrsForPod_Task}) and stored here only
- * once vCenter holds it, so a refusal changes nothing.
+ * The Storage DRS settings of SPEC §4 held in two places, vCenter's pod
+ * ({@code podStorageDrsEntry.storageDrsConfig}) and this server: the pod-wide ones in
+ * {@code podConfig} (what the vSphere Client's "Edit Storage DRS" dialog edits) and
+ * {@link ClusterSettings} — the automation level and each subsystem's, IO balancing on or off,
+ * keep VMDKs together by default, the space and IO thresholds — and each VM's automation in its
+ * {@code vmConfig} entry (the client's "VM Overrides") and {@link ClusterPolicies}' overrides.
+ * The inventory sync adopts every value vCenter holds; a change made through this server is made
+ * in vCenter first (one {@code ConfigureStorageDrsForPod_Task}) and stored here only once vCenter
+ * holds it, so a refusal changes nothing.
  *
  * <p>Not shared: the model kind, the strategy and the congestion α (vCenter has none), and the run
  * interval — SPEC §1 makes it 16 h by default, where a vCenter pod's {@code loadBalanceInterval}
@@ -89,12 +98,14 @@ public class VCenterPodSettings {
                     (s, v) -> s.setIoAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains));
 
     private final ClusterSettingsRepository settings;
+    private final ClusterPolicies policies;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration timeout;
 
-    public VCenterPodSettings(ClusterSettingsRepository settings, ObjectProvider<VSphereClient> clients,
+    public VCenterPodSettings(ClusterSettingsRepository settings, ClusterPolicies policies, ObjectProvider<VSphereClient> clients,
                               VCenterProperties vcenter) {
         this.settings = settings;
+        this.policies = policies;
         this.clients = clients;
         this.timeout = vcenter.getTimeout();
     }
@@ -112,57 +123,114 @@ public class VCenterPodSettings {
     }
 
     /**
-     * The inventory sync saw the pod: each value vCenter holds becomes this server's. A value this
-     * server could not take (out of SPEC §4's ranges) is logged and left. Called inside the sync's
-     * transaction.
+     * The inventory sync saw the pod: each value vCenter holds becomes this server's, the VMs'
+     * automation included (a VM vCenter lists without one follows the cluster). A pod-wide value
+     * this server could not take (out of SPEC §4's ranges) is logged and left. Called inside the
+     * sync's transaction.
      */
-    public void adopt(String podId, PodSettings vcenter) {
+    public void adopt(String podId, StorageDrsRules vcenter) {
         ClusterSettings s = settings.findById(podId).orElseGet(() -> ClusterSettings.defaults(podId));
         List<String> adopted = new ArrayList<>();
         for (Shared<?> f : SHARED) {
-            String change = f.adopt(vcenter, s, podId);
+            String change = f.adopt(vcenter.pod(), s, podId);
             if (change != null) {
                 adopted.add(change);
             }
         }
         if (!adopted.isEmpty()) {
-            log.info("{}: vCenter's Storage DRS settings differ; the server follows: {}", podId, String.join(", ", adopted));
             s.setUpdatedAt(Instant.now());
             settings.save(s);
         }
+        adopted.addAll(policies.adoptVmAutomation(podId, automation(vcenter)));
+        if (!adopted.isEmpty()) {
+            log.info("{}: vCenter's Storage DRS settings differ; the server follows: {}", podId, String.join(", ", adopted));
+        }
+    }
+
+    /** VM → automation, of the VMs whose automation vCenter holds (not DEFAULT). */
+    private static Map<String, VmOverride> automation(StorageDrsRules vcenter) {
+        Map<String, VmOverride> held = new LinkedHashMap<>();
+        vcenter.vms().forEach(v -> {
+            if (v.automation() != VmOverride.DEFAULT) {
+                held.put(v.vmId(), v.automation());
+            }
+        });
+        return held;
     }
 
     /**
-     * Makes vCenter hold {@code wanted} for the pod before the server stores it: one
-     * ConfigureStorageDrsForPod_Task with what differs from {@code current}, then a read of what
-     * vCenter holds. Nothing is asked of vCenter when nothing shared changes or no vCenter is connected.
+     * Makes vCenter hold {@code wanted} and the VMs' automation of {@code overrides} (null: left as
+     * they are; a VM the server overrides now and the list leaves out follows the cluster again)
+     * before the server stores them: one ConfigureStorageDrsForPod_Task with what differs from
+     * {@code current} and the server's overrides, then a read of what vCenter holds. Nothing is
+     * asked of vCenter when nothing shared changes or no vCenter is connected.
      *
-     * @throws VCenterRefusedException naming the first changed field when vCenter fails the call or
-     *                                 the task, the task does not finish within the vCenter timeout
-     *                                 ({@code Timedout}), or vCenter then holds another value (naming that field)
+     * @throws VCenterRefusedException naming the first changed field ({@code vmOverrides[i].behavior}
+     *                                 for a VM's) when vCenter fails the call or the task, the task
+     *                                 does not finish within the vCenter timeout ({@code Timedout}),
+     *                                 or vCenter then holds another value (naming that field)
      */
-    public void apply(String podId, PodSettings current, PodSettings wanted) {
+    public void apply(String podId, PodSettings current, PodSettings wanted, List<SettingsRequest.VmOverrideEntry> overrides) {
         VSphereClient client = clients.getIfAvailable();
         PodSettings change = difference(current, wanted);
-        if (client == null || change.equals(PodSettings.UNSET)) {
+        Map<String, VmOverride> vmChange = overrides == null ? Map.of() : vmDifference(policies.vmOverrides(podId), overrides);
+        if (client == null || change.equals(PodSettings.UNSET) && vmChange.isEmpty()) {
             return;
         }
         List<Shared<?>> changed = SHARED.stream().filter(f -> f.held().apply(change) != null).toList();
+        String described = describe(change, changed, vmChange);
         try {
-            client.completeTask(client.configurePodSettings(podId, change), timeout);
-            PodSettings held = client.storageDrsRules(podId).pod();
+            client.completeTask(client.configureStorageDrsForPod(podId, change, vmChange), timeout);
+            StorageDrsRules held = client.storageDrsRules(podId);
             for (Shared<?> f : changed) {
-                if (!Objects.equals(f.held().apply(held), f.held().apply(change))) {
+                if (!Objects.equals(f.held().apply(held.pod()), f.held().apply(change))) {
                     throw new VCenterRefusedException(f.field(), "vCenter completed ConfigureStorageDrsForPod_Task but holds "
-                            + f.vcenterProperty() + " = " + f.held().apply(held) + ", not " + f.held().apply(change));
+                            + f.vcenterProperty() + " = " + f.held().apply(held.pod()) + ", not " + f.held().apply(change));
                 }
             }
+            Map<String, VmOverride> heldVms = automation(held);
+            vmChange.forEach((vm, o) -> {
+                VmOverride h = heldVms.getOrDefault(vm, VmOverride.DEFAULT);
+                if (h != o) {
+                    throw new VCenterRefusedException(vmField(vm, overrides), "vCenter completed ConfigureStorageDrsForPod_Task but holds "
+                            + level(h) + " for VM " + vm + ", not " + level(o));
+                }
+            });
         } catch (VimFaultException e) {
-            Shared<?> named = changed.stream().filter(f -> e.getMessage() != null && e.getMessage().contains(f.vcenterProperty()))
-                    .findFirst().orElse(changed.get(0));
-            throw new VCenterRefusedException(named.field(), "vCenter refused " + describe(change, changed) + ": " + e.getMessage());
+            String field = changed.stream().filter(f -> e.getMessage() != null && e.getMessage().contains(f.vcenterProperty()))
+                    .map(Shared::field).findFirst()
+                    .orElse(changed.isEmpty() ? vmField(vmChange.keySet().iterator().next(), overrides) : changed.get(0).field());
+            throw new VCenterRefusedException(field, "vCenter refused " + described + ": " + e.getMessage());
         }
-        log.info("{}: Storage DRS settings set in vCenter: {}", podId, describe(change, changed));
+        log.info("{}: Storage DRS settings set in vCenter: {}", podId, described);
+    }
+
+    /** VM → wanted automation, of each VM whose automation the list changes (a VM left out: DEFAULT). */
+    static Map<String, VmOverride> vmDifference(Map<String, VmOverride> current, List<SettingsRequest.VmOverrideEntry> overrides) {
+        Map<String, VmOverride> wanted = new LinkedHashMap<>();
+        overrides.forEach(o -> wanted.put(o.vmId(), VmOverride.valueOf(o.behavior().toUpperCase(Locale.ROOT))));
+        current.keySet().forEach(vm -> wanted.putIfAbsent(vm, VmOverride.DEFAULT));
+        Map<String, VmOverride> change = new LinkedHashMap<>();
+        wanted.forEach((vm, o) -> {
+            if (current.getOrDefault(vm, VmOverride.DEFAULT) != o) {
+                change.put(vm, o);
+            }
+        });
+        return change;
+    }
+
+    /** The request's field for the VM: its entry's behavior, or the list when the VM was left out. */
+    private static String vmField(String vm, List<SettingsRequest.VmOverrideEntry> overrides) {
+        for (int i = 0; i < overrides.size(); i++) {
+            if (overrides.get(i).vmId().equals(vm)) {
+                return "vmOverrides[" + i + "].behavior";
+            }
+        }
+        return "vmOverrides";
+    }
+
+    private static String level(VmOverride o) {
+        return o.name().toLowerCase(Locale.ROOT);
     }
 
     /** The values of {@code wanted} that differ from {@code current}; the rest null. */
@@ -184,7 +252,9 @@ public class VCenterPodSettings {
         return Objects.equals(current, wanted) ? null : wanted;
     }
 
-    private static String describe(PodSettings change, List<Shared<?>> changed) {
-        return String.join(", ", changed.stream().map(f -> f.vcenterProperty() + " = " + f.held().apply(change)).toList());
+    private static String describe(PodSettings change, List<Shared<?>> changed, Map<String, VmOverride> vmChange) {
+        List<String> parts = new ArrayList<>(changed.stream().map(f -> f.vcenterProperty() + " = " + f.held().apply(change)).toList());
+        vmChange.forEach((vm, o) -> parts.add("automation of VM " + vm + " = " + level(o)));
+        return String.join(", ", parts);
     }
 }

@@ -1,5 +1,7 @@
 package io.opensdrs.server.vsphere;
 
+import io.opensdrs.balance.VmOverride;
+
 import java.util.List;
 
 /**
@@ -69,6 +71,21 @@ public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffini
 
         public VmRules(String vmId, Boolean keepTogether, VmdkAntiAffinity vmdkAntiAffinity) {
             this(vmId, keepTogether, vmdkAntiAffinity, null, null);
+        }
+
+        /**
+         * The VM's Storage DRS automation as the vSphere Client's "VM Overrides" show it:
+         * {@code enabled = false} is "Disabled" (excluded), else its {@code behavior}, else the
+         * cluster's (DEFAULT).
+         */
+        public VmOverride automation() {
+            if (Boolean.FALSE.equals(enabled)) {
+                return VmOverride.EXCLUDED;
+            }
+            if ("manual".equals(behavior)) {
+                return VmOverride.MANUAL;
+            }
+            return "automated".equals(behavior) ? VmOverride.AUTOMATED : VmOverride.DEFAULT;
         }
     }
 

@@ -39,11 +39,14 @@ public interface VSphereClient extends AutoCloseable {
     StorageDrsRules storageDrsRules(String podId) throws VimFaultException;
 
     /**
-     * Sets the pod settings {@code change} holds (its non-null values) with
-     * ConfigureStorageDrsForPod_Task, modify=true so that nothing else of the pod's configuration
-     * changes. Returns the task id.
+     * Sets, in one ConfigureStorageDrsForPod_Task (modify=true, so nothing else of the pod's
+     * configuration changes), the pod settings {@code change} holds (its non-null values) and each
+     * listed VM's automation as the vSphere Client's "VM Overrides" hold it: EXCLUDED is
+     * {@code enabled = false}, MANUAL and AUTOMATED its {@code behavior}, DEFAULT neither (the VM's
+     * keep-together and VMDK rule stay). Returns the task id.
      */
-    String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException;
+    String configureStorageDrsForPod(String podId, StorageDrsRules.PodSettings change,
+                                     Map<String, io.opensdrs.balance.VmOverride> vmAutomation) throws VimFaultException;
 
     /**
      * Adds an enabled VM anti-affinity rule to the pod (ConfigureStorageDrsForPod_Task,

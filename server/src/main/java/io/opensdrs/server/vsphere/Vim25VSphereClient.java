@@ -1,5 +1,6 @@
 package io.opensdrs.server.vsphere;
 
+import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes;
 import io.opensdrs.server.vsphere.vim25.InventoryTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
@@ -184,9 +185,33 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
-    public String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException {
-        InventoryTypes.StorageDrsPodConfigInfo now = podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo c
-                && c.podConfig != null ? c.podConfig : new InventoryTypes.StorageDrsPodConfigInfo();
+    public String configureStorageDrsForPod(String podId, StorageDrsRules.PodSettings change,
+                                            Map<String, VmOverride> vmAutomation) throws VimFaultException {
+        InventoryTypes.StorageDrsConfigInfo config = podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo c
+                ? c : new InventoryTypes.StorageDrsConfigInfo();
+        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
+        if (!change.equals(StorageDrsRules.PodSettings.UNSET)) {
+            spec.podConfigSpec = podConfigSpec(config.podConfig != null ? config.podConfig : new InventoryTypes.StorageDrsPodConfigInfo(),
+                    change);
+        }
+        for (Map.Entry<String, VmOverride> e : vmAutomation.entrySet()) {
+            InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(config, e.getKey());
+            InventoryTypes.StorageDrsVmConfigInfo kept = held != null ? copy(held) : new InventoryTypes.StorageDrsVmConfigInfo();
+            kept.vm = new ManagedObjectReference("VirtualMachine", e.getKey());
+            // the vSphere Client's "Disabled" is enabled = false; manual and automated are the behavior
+            kept.enabled = e.getValue() == VmOverride.EXCLUDED ? Boolean.FALSE : null;
+            kept.behavior = switch (e.getValue()) {
+                case MANUAL -> "manual";
+                case AUTOMATED -> "automated";
+                default -> null;
+            };
+            spec.vmConfigSpec.addAll(rewrite(e.getKey(), held, kept));
+        }
+        return configure(podId, spec);
+    }
+
+    private static InventoryTypes.StorageDrsPodConfigSpec podConfigSpec(InventoryTypes.StorageDrsPodConfigInfo now,
+                                                                         StorageDrsRules.PodSettings change) {
         InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
         pod.defaultVmBehavior = change.automationLevel();
         pod.ioLoadBalanceEnabled = change.ioLoadBalanceEnabled();
@@ -216,7 +241,7 @@ public final class Vim25VSphereClient implements VSphereClient {
             auto.ioLoadBalanceAutomationMode = automationMode(change.ioAutomationLevel(), auto.ioLoadBalanceAutomationMode);
             pod.automationOverrides = auto;
         }
-        return configurePod(podId, pod);
+        return pod;
     }
 
     private static <T> T or(T wanted, T held) {
@@ -286,7 +311,7 @@ public final class Vim25VSphereClient implements VSphereClient {
         }
         InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
         kept.intraVmAntiAffinity = null;
-        return rewriteVmConfig(podId, vmId, kept);
+        return rewriteVmConfig(podId, vmId, held, kept);
     }
 
     @Override
@@ -299,7 +324,7 @@ public final class Vim25VSphereClient implements VSphereClient {
             }
             InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
             kept.intraVmAffinity = null;
-            return rewriteVmConfig(podId, vmId, kept);
+            return rewriteVmConfig(podId, vmId, held, kept);
         }
         InventoryTypes.StorageDrsVmConfigInfo info = new InventoryTypes.StorageDrsVmConfigInfo();
         info.vm = new ManagedObjectReference("VirtualMachine", vmId);
@@ -320,30 +345,43 @@ public final class Vim25VSphereClient implements VSphereClient {
         return c;
     }
 
+    /** Replaces the VM's entry ({@code held}) with {@code kept} in one task. */
+    private String rewriteVmConfig(String podId, String vmId, InventoryTypes.StorageDrsVmConfigInfo held,
+                                   InventoryTypes.StorageDrsVmConfigInfo kept) throws VimFaultException {
+        return configureVms(podId, rewrite(vmId, held, kept));
+    }
+
     /**
-     * Replaces the VM's entry with {@code kept} in one task: an edit cannot unset a property, so
-     * the entry is removed and, when anything is left, added back.
+     * The changes that replace the VM's entry ({@code held}, or none) with {@code kept}: an edit
+     * cannot unset a property, so the entry is removed and, when anything is left, added back.
      */
-    private String rewriteVmConfig(String podId, String vmId, InventoryTypes.StorageDrsVmConfigInfo kept) throws VimFaultException {
-        InventoryTypes.StorageDrsVmConfigSpec remove = new InventoryTypes.StorageDrsVmConfigSpec();
-        remove.operation = "remove";
-        remove.removeKey = new ManagedObjectReference("VirtualMachine", vmId);
-        if (kept.enabled == null && kept.behavior == null && kept.intraVmAffinity == null && kept.intraVmAntiAffinity == null) {
-            return configureVms(podId, java.util.List.of(remove));
+    private static java.util.List<InventoryTypes.StorageDrsVmConfigSpec> rewrite(String vmId, InventoryTypes.StorageDrsVmConfigInfo held,
+                                                                                 InventoryTypes.StorageDrsVmConfigInfo kept) {
+        java.util.List<InventoryTypes.StorageDrsVmConfigSpec> changes = new java.util.ArrayList<>();
+        if (held != null) {
+            InventoryTypes.StorageDrsVmConfigSpec remove = new InventoryTypes.StorageDrsVmConfigSpec();
+            remove.operation = "remove";
+            remove.removeKey = new ManagedObjectReference("VirtualMachine", vmId);
+            changes.add(remove);
         }
-        InventoryTypes.StorageDrsVmConfigSpec addBack = new InventoryTypes.StorageDrsVmConfigSpec();
-        addBack.operation = "add";
-        addBack.info = kept;
-        return configureVms(podId, java.util.List.of(remove, addBack));
+        if (kept.enabled != null || kept.behavior != null || kept.intraVmAffinity != null || kept.intraVmAntiAffinity != null) {
+            InventoryTypes.StorageDrsVmConfigSpec addBack = new InventoryTypes.StorageDrsVmConfigSpec();
+            addBack.operation = "add";
+            addBack.info = kept;
+            changes.add(addBack);
+        }
+        return changes;
     }
 
     /** The VM's entry in the pod's vmConfig, or null. */
     private InventoryTypes.StorageDrsVmConfigInfo vmConfig(String podId, String vmId) throws VimFaultException {
-        if (podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config) {
-            for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
-                if (v.vm != null && vmId.equals(v.vm.value())) {
-                    return v;
-                }
+        return podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config ? vmConfig(config, vmId) : null;
+    }
+
+    private static InventoryTypes.StorageDrsVmConfigInfo vmConfig(InventoryTypes.StorageDrsConfigInfo config, String vmId) {
+        for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
+            if (v.vm != null && vmId.equals(v.vm.value())) {
+                return v;
             }
         }
         return null;

@@ -517,6 +517,12 @@ abstract class BalancingIntegrationSuite {
             refused = call(HttpMethod.PUT, settings, tighter, 502);
             assertThat(refused.path("field").asText()).isEqualTo("automationLevel");
             assertThat(refused.path("detail").asText()).contains("ioLoadBalanceConfig.ioLatencyThreshold = 30");
+            // a VM's automation is held in the VM's Storage DRS settings in vCenter: the same
+            Map<String, Object> careful = settings("manual");
+            careful.put("vmOverrides", List.of(Map.of("vmId", "vm-31", "behavior", "excluded")));
+            refused = call(HttpMethod.PUT, settings, careful, 502);
+            assertThat(refused.path("field").asText()).isEqualTo("vmOverrides[0].behavior");
+            assertThat(refused.path("detail").asText()).contains("automation of VM vm-31 = excluded");
             assertThat(fingerprint()).isEqualTo(before);
         } finally {
             vcenter.refusesPodConfiguration = false;

@@ -1,5 +1,6 @@
 package io.opensdrs.server.balancing;
 
+import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.ExtensionRegistration;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import io.opensdrs.server.vsphere.RecentTask;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * TEST FIXTURE: a vCenter that records every RelocateVM_Task it is asked for, so that a test can
  * say "no relocation was issued" (manual mode) or "one was" (automated). Its inventory is whatever
  * the test sets; relocation tasks stay running (the applier's later steps are the migration package's
- * tests). It keeps the pod settings it is given; rule changes it refuses.
+ * tests). It keeps the pod settings and VM automation it is given; rule changes it refuses.
  */
 public class RecordingVSphereClient implements VSphereClient {
 
@@ -31,6 +33,8 @@ public class RecordingVSphereClient implements VSphereClient {
     /** ConfigureStorageDrsForPod_Task fails with NotSupported while this is set. */
     public volatile boolean refusesPodConfiguration;
     private final Map<String, StorageDrsRules.PodSettings> podSettings = new ConcurrentHashMap<>();
+    /** pod → VM → its automation other than DEFAULT. */
+    private final Map<String, Map<String, VmOverride>> vmAutomation = new ConcurrentHashMap<>();
     private final Set<String> podTasks = ConcurrentHashMap.newKeySet();
     private volatile InventorySnapshot inventory = new InventorySnapshot("0", List.of(), List.of(), List.of(), List.of(), List.of());
     private final AtomicInteger tasks = new AtomicInteger();
@@ -87,15 +91,28 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public StorageDrsRules storageDrsRules(String podId) {
-        return new StorageDrsRules(podSettings.getOrDefault(podId, StorageDrsRules.PodSettings.UNSET), List.of(), List.of());
+        List<StorageDrsRules.VmRules> vms = new ArrayList<>();
+        new TreeMap<>(vmAutomation.getOrDefault(podId, Map.of())).forEach((vm, o) -> vms.add(new StorageDrsRules.VmRules(vm, null, null,
+                o == VmOverride.EXCLUDED ? Boolean.FALSE : null,
+                o == VmOverride.MANUAL ? "manual" : o == VmOverride.AUTOMATED ? "automated" : null)));
+        return new StorageDrsRules(podSettings.getOrDefault(podId, StorageDrsRules.PodSettings.UNSET), List.of(), vms);
     }
 
-    /** Keeps the pod settings it is given (what a change sets replaces what the pod held), unless told to refuse. */
+    /** Keeps the pod settings and VM automation it is given (what a change sets replaces what the pod held), unless told to refuse. */
     @Override
-    public String configurePodSettings(String podId, StorageDrsRules.PodSettings change) throws VimFaultException {
+    public String configureStorageDrsForPod(String podId, StorageDrsRules.PodSettings change, Map<String, VmOverride> automation)
+            throws VimFaultException {
         if (refusesPodConfiguration) {
             throw notSupported();
         }
+        Map<String, VmOverride> vms = vmAutomation.computeIfAbsent(podId, p -> new ConcurrentHashMap<>());
+        automation.forEach((vm, o) -> {
+            if (o == VmOverride.DEFAULT) {
+                vms.remove(vm);
+            } else {
+                vms.put(vm, o);
+            }
+        });
         podSettings.merge(podId, change, (held, c) -> new StorageDrsRules.PodSettings(or(c.automationLevel(), held.automationLevel()),
                 or(c.ioLoadBalanceEnabled(), held.ioLoadBalanceEnabled()), or(c.keepVmdksTogether(), held.keepVmdksTogether()),
                 or(c.spaceThresholdMode(), held.spaceThresholdMode()), or(c.spaceThresholdPct(), held.spaceThresholdPct()),

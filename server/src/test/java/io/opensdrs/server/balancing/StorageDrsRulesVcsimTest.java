@@ -508,46 +508,82 @@ class StorageDrsRulesVcsimTest {
     }
 
     @Test
-    void vmAutomationSetInVCenterIsAppliedTogetherWithTheServersOverrides() throws Exception {
+    void aVmsAutomationIsOneValueHeldInVCenterAndByTheServer() throws Exception {
         String pinned = FaithfulVcsim.moid(vcsim, "m", "pinned");
         String careful = FaithfulVcsim.moid(vcsim, "m", "careful");
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        AdminApi api = new AdminApi(rest);
+
+        // set in vCenter (the vSphere Client's VM Overrides): the sync makes them the server's
         assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "pinned=disabled")).contains("OK");
         assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "careful=manual")).contains("OK");
-        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
-        Map<String, JsonNode> held = new HashMap<>();
-        JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
-                .at("/0/val/vmConfig").forEach(v -> held.put(v.at("/vm/value").asText(), v));
-        assertThat(held.get(pinned).get("enabled").asBoolean()).isFalse();
-        assertThat(held.get(careful).get("behavior").asText()).isEqualTo("manual");
-
+        assertThat(heldVmConfig(pinned).path("enabled").asBoolean(true)).isFalse();
+        assertThat(heldVmConfig(careful).path("behavior").asText()).isEqualTo("manual");
         fullSync();
         assertThat(automationOf(pinned)).isEqualTo(VmOverride.EXCLUDED);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
-
-        // this server says automated for careful, vCenter manual: the more restrictive holds
-        String settings = "/api/v1/clusters/" + podId() + "/settings";
-        AdminApi api = new AdminApi(rest);
+        assertThat(shownAutomation(api)).containsEntry("pinned", "excluded").containsEntry("careful", "manual");
         Map<String, Object> body = settingsBody(api, settings);
+        assertThat(body.get("vmOverrides").toString()).contains(pinned + ", behavior=excluded", careful + ", behavior=manual");
+
+        // bad entries: 400 naming the field before vCenter is asked; vCenter and the server unchanged
+        String[][] bad = {{"[{\"vmId\": \"" + careful + "\", \"behavior\": \"sometimes\"}]", "vmOverrides[0].behavior"},
+                {"[{\"vmId\": \"vm-99999\", \"behavior\": \"manual\"}]", "vmOverrides[0].vmId"},
+                {"[{\"vmId\": \"" + careful + "\", \"behavior\": \"manual\"}, {\"vmId\": \"" + careful
+                        + "\", \"behavior\": \"automated\"}]", "vmOverrides[1].vmId"}};
+        for (String[] b : bad) {
+            Map<String, Object> wrong = new HashMap<>(body);
+            wrong.put("vmOverrides", JSON.readValue(b[0], List.class));
+            assertThat(api.call(HttpMethod.PUT, settings, wrong, 400).path("field").asText()).as(b[0]).isEqualTo(b[1]);
+        }
+        assertThat(heldVmConfig(pinned).path("enabled").asBoolean(true)).isFalse();
+        assertThat(heldVmConfig(careful).path("behavior").asText()).isEqualTo("manual");
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
+
+        // set through the API: vCenter holds it, then the server; pinned, left out, follows the cluster again
+        api.call(HttpMethod.POST, "/api/v1/clusters/" + podId() + "/rules",
+                Map.of("kind", "intraVmAffinity", "vmId", careful, "enabled", false), 201);
         body.put("vmOverrides", List.of(Map.of("vmId", careful, "behavior", "automated")));
         api.call(HttpMethod.PUT, settings, body, 200);
-        assertThat(automationOf(careful)).isEqualTo(VmOverride.MANUAL);
-        Map<String, JsonNode> shown = new HashMap<>();
-        api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200)
-                .forEach(o -> shown.put(o.get("vmName").asText(), o));
-        assertThat(shown.get("careful").get("automationLevel").asText()).isEqualTo("automated");
-        assertThat(shown.get("careful").get("vCenterAutomationLevel").asText()).isEqualTo("manual");
-        assertThat(shown.get("pinned").get("automationLevel").asText()).isEqualTo("default");
-        assertThat(shown.get("pinned").get("vCenterAutomationLevel").asText()).isEqualTo("excluded");
-
-        // vCenter's settings removed: the server's own override alone decides
-        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "pinned=default")).contains("OK");
-        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "careful=default")).contains("OK");
-        fullSync();
-        assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
+        assertThat(heldVmConfig(careful).path("behavior").asText()).isEqualTo("automated");
+        assertThat(heldVmConfig(careful).path("intraVmAffinity").asBoolean(true)).isFalse(); // its keep-together stays
+        assertThat(heldVmConfig(pinned).isMissingNode()).isTrue();
         assertThat(automationOf(careful)).isEqualTo(VmOverride.AUTOMATED);
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
+        assertThat(shownAutomation(api)).containsEntry("careful", "automated").doesNotContainKey("pinned");
+        fullSync(); // the next sync reads the same
+        assertThat(automationOf(careful)).isEqualTo(VmOverride.AUTOMATED);
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
+
+        // excluded through the API is the client's "Disabled"
+        body.put("vmOverrides", List.of(Map.of("vmId", pinned, "behavior", "excluded"), Map.of("vmId", careful, "behavior", "automated")));
+        api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(heldVmConfig(pinned).path("enabled").asBoolean(true)).isFalse();
+        assertThat(heldVmConfig(careful).path("behavior").asText()).isEqualTo("automated");
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.EXCLUDED);
+
+        // vCenter's change after the server's wins at the next sync
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-behavior", "pinned=manual")).contains("OK");
+        fullSync();
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.MANUAL);
+
+        // all back to the cluster's: no entry left in vCenter once careful's keep-together is cleared too
         body.put("vmOverrides", List.of());
         api.call(HttpMethod.PUT, settings, body, 200);
+        api.call(HttpMethod.DELETE, "/api/v1/clusters/" + podId() + "/rules/intraVmAffinity:" + careful, null, 204);
+        assertThat(heldVmConfig(pinned).isMissingNode()).isTrue();
+        assertThat(heldVmConfig(careful).isMissingNode()).isTrue();
+        assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.DEFAULT);
+    }
+
+    /** VM name → automation level, as GET vm-overrides shows it. */
+    Map<String, String> shownAutomation(AdminApi api) throws Exception {
+        Map<String, String> shown = new HashMap<>();
+        api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200)
+                .forEach(o -> shown.put(o.get("vmName").asText(), o.get("automationLevel").asText()));
+        shown.values().removeIf("default"::equals);
+        return shown;
     }
 
     /** The cluster's settings as GET answers them, as a PUT body to change. */
