@@ -329,6 +329,43 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ a VM's automation on the rules page → vCenter (govc)
+  const automationCheck = 'rules: a VM\'s automation set on the Rules page is the VM\'s Storage DRS setting in vCenter (govc), then the cluster\'s again';
+  if (!env.GOVC_URL) {
+    skip(automationCheck, 'GOVC_URL is not set');
+  } else {
+    await check(automationCheck, async () => {
+      const names = new Set(datastores.map((d) => d.name));
+      const disks = (await api('/api/v1/disks?limit=10000')).filter((d) => names.has(d.datastore));
+      const overridden = new Set((await api(`/api/v1/clusters/${q(cluster.id)}/vm-overrides`))
+        .filter((o) => o.automationLevel !== 'default').map((o) => o.vm));
+      // a VM that follows the cluster, so that returning it to the default leaves vCenter as it began
+      const vm = disks.map((d) => ({ id: d.vm, name: d.vmName })).find((v) => !overridden.has(v.id));
+      assert(vm, 'every VM of the cluster has an automation override');
+      const steps = [];
+      for (const [level, held] of [['excluded', (e) => e?.enabled === false], ['manual', (e) => e?.behavior === 'manual' && e?.enabled !== false],
+        ['default', (e) => e?.behavior == null && e?.enabled == null]]) {
+        await visit(`#/rules?cluster=${q(cluster.id)}`, 'page-rules');
+        await page.selectOption('[data-testid="automation-vm"]', vm.id);
+        await page.selectOption('[data-testid="automation-value"]', level);
+        await page.click('[data-testid="automation-set"]');
+        // the page re-renders once the server answers; what it then holds is read from the API and from vCenter
+        let shown;
+        for (const deadline = Date.now() + 30000; Date.now() < deadline; await page.waitForTimeout(250)) {
+          const failed = page.locator('[data-testid="rules-status"] [data-testid="error"]');
+          assert(!(await failed.count()), await failed.first().innerText().catch(() => 'error shown'));
+          shown = (await api(`/api/v1/clusters/${q(cluster.id)}/vm-overrides`)).find((o) => o.vm === vm.id)?.automationLevel ?? 'default';
+          if (shown === level) break;
+        }
+        assert(shown === level, `set ${level}, the server shows ${shown}`);
+        const entry = await govcVmConfig(cluster.name, vm.id);
+        assert(held(entry), `set ${level}, vCenter holds ${JSON.stringify(entry)} for ${vm.name}`);
+        steps.push(`${level}: ${entry ? JSON.stringify({ enabled: entry.enabled, behavior: entry.behavior }) : 'no entry'}`);
+      }
+      return `${vm.name}: vCenter held ${steps.join(', ')}`;
+    });
+  }
+
   // ------------------------------------------------------------ settings page → vCenter (govc)
   const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold) is the pod\'s Storage DRS setting in vCenter (govc)';
   if (!env.GOVC_URL) {
@@ -431,7 +468,8 @@ async function govcVmConfig(podName, vmId) {
   const entry = (c.vmConfig ?? c.VmConfig ?? []).find((v) => (v.vm?.value ?? v.Vm?.Value) === vmId);
   if (!entry) return undefined;
   const rule = entry.intraVmAntiAffinity ?? entry.IntraVmAntiAffinity;
-  return { intraVmAffinity: entry.intraVmAffinity ?? entry.IntraVmAffinity,
+  return { intraVmAffinity: entry.intraVmAffinity ?? entry.IntraVmAffinity, enabled: entry.enabled ?? entry.Enabled,
+    behavior: (entry.behavior ?? entry.Behavior) || undefined,
     intraVmAntiAffinity: rule && { name: rule.name ?? rule.Name, diskId: rule.diskId ?? rule.DiskId ?? [] } };
 }
 

@@ -50,6 +50,26 @@ export interface SettingsView {
   strategy: string;
   spaceThresholdMode: 'utilization' | 'freeSpace' | string;
   freeSpaceThresholdGb: number;
+  /** Per-VM automation (held in vCenter too) and SLEDS service class; a PUT without it keeps them. */
+  vmOverrides?: VmOverrideEntry[];
+}
+
+/** One VM's entry in the settings' vmOverrides. */
+export interface VmOverrideEntry {
+  vmId: string;
+  behavior: 'default' | 'manual' | 'automated' | 'excluded' | string;
+  serviceClass?: string | null;
+}
+
+/**
+ * The settings' vmOverrides with the VM's automation set to {@code behavior}, its service class
+ * kept; an entry left with neither is dropped (the VM follows the cluster).
+ */
+export function withVmAutomation(overrides: VmOverrideEntry[], vmId: string, behavior: string): VmOverrideEntry[] {
+  const out = overrides.filter((o) => o.vmId !== vmId);
+  const serviceClass = overrides.find((o) => o.vmId === vmId)?.serviceClass ?? null;
+  if (behavior !== 'default' || serviceClass != null) out.push({ vmId, behavior, serviceClass });
+  return out;
 }
 
 export interface ClusterView {
@@ -260,11 +280,10 @@ export type RuleRequest =
 export interface VmOverrideView {
   vm: string;
   vmName?: string;
+  /** The VM's Storage DRS automation, held in vCenter (its "VM Overrides") too. */
   automationLevel: 'default' | 'manual' | 'automated' | 'excluded' | string;
   keepVmdksTogether?: boolean | null;
   serviceClass?: string | null;
-  /** The VM's Storage DRS automation in vCenter; the engine applies the more restrictive of the two. */
-  vCenterAutomationLevel?: 'default' | 'manual' | 'automated' | 'excluded' | string | null;
 }
 
 export interface PlanRequest {
@@ -428,15 +447,12 @@ export class ApiClient {
   deleteRule(clusterId: string, ruleId: string): Promise<void> {
     return this.send('DELETE', `/api/v1/clusters/${enc(clusterId)}/rules/${enc(ruleId)}`, undefined, true);
   }
-  /** Per-VM automation (this server) and keep-together (vCenter) overrides (ClustersController.vmOverrides). */
+  /** Per-VM automation, service class and keep-together (ClustersController.vmOverrides). */
   vmOverrides(clusterId: string): Promise<VmOverrideView[]> {
     return this.get(`/api/v1/clusters/${enc(clusterId)}/vm-overrides`, true);
   }
 
   // ------------------------------------------------------------ not on the server yet (→ NotAvailableError)
-  putVmOverride(clusterId: string, o: VmOverrideView): Promise<VmOverrideView> {
-    return this.send('PUT', `/api/v1/clusters/${enc(clusterId)}/vm-overrides/${enc(o.vm)}`, o, true);
-  }
   plan(clusterId: string, req: PlanRequest): Promise<PlanResult> {
     return this.send('POST', `/api/v1/clusters/${enc(clusterId)}/capacity-plan`, req, true);
   }

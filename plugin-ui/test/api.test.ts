@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient, ApiError, Capabilities, NotAvailableError, UnauthorizedError, basicAuth, isMissingEndpoint } from '../src/api';
+import { ApiClient, ApiError, Capabilities, NotAvailableError, UnauthorizedError, basicAuth, isMissingEndpoint, withVmAutomation } from '../src/api';
 
 function json(status: number, body: unknown, type = 'application/json'): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': type } });
@@ -165,5 +165,20 @@ describe('apiBase', () => {
     expect(apiBase('https://vc/plugins/opensdrs/ui/index.html#/summary')).toBe('https://vc/plugins/opensdrs');
     expect(apiBase('http://localhost:5173/index.html')).toBe('http://localhost:5173');
     expect(apiBase('http://localhost:5173/')).toBe('http://localhost:5173');
+  });
+});
+
+describe('withVmAutomation', () => {
+  const list = [
+    { vmId: 'vm-1', behavior: 'manual', serviceClass: null },
+    { vmId: 'vm-2', behavior: 'excluded', serviceClass: 'gold' },
+  ];
+  it('sets a VM\'s level, adding its entry when it has none', () => {
+    expect(withVmAutomation(list, 'vm-1', 'automated')).toEqual([list[1], { vmId: 'vm-1', behavior: 'automated', serviceClass: null }]);
+    expect(withVmAutomation(list, 'vm-3', 'excluded')).toEqual([...list, { vmId: 'vm-3', behavior: 'excluded', serviceClass: null }]);
+  });
+  it('drops the entry at the default unless it keeps a service class', () => {
+    expect(withVmAutomation(list, 'vm-1', 'default')).toEqual([list[1]]);
+    expect(withVmAutomation(list, 'vm-2', 'default')).toEqual([list[0], { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }]);
   });
 });

@@ -1,4 +1,5 @@
 import { h } from '../dom';
+import { withVmAutomation } from '../api';
 import type { DiskView, RuleView, VmOverrideView } from '../api';
 import { alert, button, card, dl, errorBox, pageHeader, table } from '../ui';
 import type { PageContext } from './context';
@@ -77,11 +78,21 @@ export async function rulesPage(ctx: PageContext): Promise<HTMLElement> {
     card('Per-VM overrides', overrides instanceof Error ? errorBox('VM overrides', overrides)
       : table<VmOverrideView>('VM overrides', [
         { header: 'VM', cell: (o) => o.vmName ?? o.vm },
-        { header: 'Automation (this server)', cell: (o) => o.automationLevel },
-        { header: 'Automation (vCenter)', cell: (o) => o.vCenterAutomationLevel ?? 'default' },
+        { header: 'Automation (vCenter)', cell: (o) => AUTOMATION_LABELS[o.automationLevel] ?? o.automationLevel },
+        { header: 'Service class', cell: (o) => o.serviceClass ?? '' },
         { header: 'Keep VMDKs together', cell: (o) => (o.keepVmdksTogether == null ? 'cluster default' : o.keepVmdksTogether ? 'yes' : 'no') },
-      ], overrides as VmOverrideView[], 'no overrides.', 'overrides-table')));
+      ], overrides as VmOverrideView[], 'no overrides.', 'overrides-table'),
+    disks instanceof Error || datastores instanceof Error ? ''
+      : automationForm(ctx, c.id, clusterVms(disks, new Set(datastores.map((d) => d.name))), status)));
 }
+
+/** The levels of a VM's Storage DRS automation, as the vSphere Client's "VM Overrides" name them. */
+const AUTOMATION_LABELS: Record<string, string> = {
+  default: 'default (the cluster\'s)',
+  manual: 'manual',
+  automated: 'fully automated',
+  excluded: 'disabled (never moved)',
+};
 
 /** "Add VM anti-affinity rule": a name and at least two of the cluster's VMs; vCenter holds the rule. */
 function newRuleForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
@@ -178,12 +189,19 @@ function newVmdkRuleForm(ctx: PageContext, clusterId: string, vms: ReturnType<ty
   return form;
 }
 
-/** A VM's own "Keep VMDKs together", which replaces the cluster's default for it (vCenter's VM override). */
-function keepTogetherForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
-  const vmSelect = h('select', { id: 'keep-vm', class: 'clr-select', 'data-testid': 'keep-vm' },
+/**
+ * A form that sets one of a VM's own Storage DRS settings in vCenter: the VM, a value, "Set".
+ * {@code id} prefixes the controls' ids and test ids ({@code id}-vm, {@code id}-value, {@code id}-set);
+ * {@code set} makes the change and returns the success message.
+ */
+function vmSettingForm(ctx: PageContext, vms: Array<[string, string]>, status: HTMLElement, opts: {
+  id: string; title: string; ariaLabel: string; valueLabel: string; options: Array<[string, string]>; what: string;
+  set: (vmId: string, value: string) => Promise<string>;
+}): HTMLElement {
+  const vmSelect = h('select', { id: `${opts.id}-vm`, class: 'clr-select', 'data-testid': `${opts.id}-vm` },
     vms.map(([id, name]) => h('option', { value: id }, name))) as HTMLSelectElement;
-  const value = h('select', { id: 'keep-value', class: 'clr-select', 'data-testid': 'keep-value' },
-    h('option', { value: 'true' }, 'yes — its disks move together'), h('option', { value: 'false' }, 'no — its disks may move apart')) as HTMLSelectElement;
+  const value = h('select', { id: `${opts.id}-value`, class: 'clr-select', 'data-testid': `${opts.id}-value` },
+    opts.options.map(([v, label]) => h('option', { value: v }, label))) as HTMLSelectElement;
   const submit = async () => {
     status.replaceChildren();
     if (!vmSelect.value) {
@@ -191,25 +209,50 @@ function keepTogetherForm(ctx: PageContext, clusterId: string, vms: Array<[strin
       return;
     }
     try {
-      const set = await ctx.api.createRule(clusterId, { kind: 'intraVmAffinity', vmId: vmSelect.value, enabled: value.value === 'true' });
-      status.append(alert('success', `${set.name}: ${set.enabled ? 'yes' : 'no'}, held by vCenter.`, 'rule-created'));
+      status.append(alert('success', await opts.set(vmSelect.value, value.value), 'rule-created'));
       ctx.refresh();
     } catch (e) {
-      status.append(errorBox('Keep VMDKs together', e));
+      status.append(errorBox(opts.what, e));
     }
   };
-  const form = h('form', { class: 'clr-form', 'aria-label': "A VM's own keep VMDKs together", novalidate: true },
-    h('h4', null, 'Keep VMDKs together for one VM — replaces the cluster default for it'),
+  const form = h('form', { class: 'clr-form', 'aria-label': opts.ariaLabel, novalidate: true },
+    h('h4', null, opts.title),
     h('div', { class: 'clr-form-control' },
-      h('label', { for: 'keep-vm', class: 'clr-control-label' }, 'VM'),
+      h('label', { for: `${opts.id}-vm`, class: 'clr-control-label' }, 'VM'),
       h('div', { class: 'clr-control-container' }, h('div', { class: 'clr-select-wrapper' }, vmSelect))),
     h('div', { class: 'clr-form-control' },
-      h('label', { for: 'keep-value', class: 'clr-control-label' }, 'Keep VMDKs together'),
+      h('label', { for: `${opts.id}-value`, class: 'clr-control-label' }, opts.valueLabel),
       h('div', { class: 'clr-control-container' }, h('div', { class: 'clr-select-wrapper' }, value))),
-    button('Set', () => void submit(), { kind: 'primary', testId: 'keep-set' }));
+    button('Set', () => void submit(), { kind: 'primary', testId: `${opts.id}-set` }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void submit();
   });
   return form;
+}
+
+/** A VM's own "Keep VMDKs together", which replaces the cluster's default for it (vCenter's VM override). */
+function keepTogetherForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
+  return vmSettingForm(ctx, vms, status, {
+    id: 'keep', title: 'Keep VMDKs together for one VM — replaces the cluster default for it', ariaLabel: "A VM's own keep VMDKs together",
+    valueLabel: 'Keep VMDKs together', what: 'Keep VMDKs together',
+    options: [['true', 'yes — its disks move together'], ['false', 'no — its disks may move apart']],
+    set: async (vmId, value) => {
+      const set = await ctx.api.createRule(clusterId, { kind: 'intraVmAffinity', vmId, enabled: value === 'true' });
+      return `${set.name}: ${set.enabled ? 'yes' : 'no'}, held by vCenter.`;
+    },
+  });
+}
+
+/** A VM's own automation: the settings' vmOverrides with the VM's level set; vCenter holds it in the VM's Storage DRS settings. */
+function automationForm(ctx: PageContext, clusterId: string, vms: Array<[string, string]>, status: HTMLElement): HTMLElement {
+  return vmSettingForm(ctx, vms, status, {
+    id: 'automation', title: 'Automation for one VM — replaces the cluster level for it', ariaLabel: "A VM's own Storage DRS automation",
+    valueLabel: 'Automation level', what: 'VM automation', options: Object.entries(AUTOMATION_LABELS),
+    set: async (vmId, level) => {
+      const settings = await ctx.api.settings(clusterId);
+      await ctx.api.putSettings(clusterId, { ...settings, vmOverrides: withVmAutomation(settings.vmOverrides ?? [], vmId, level) });
+      return `${vms.find(([id]) => id === vmId)?.[1] ?? vmId}: automation ${AUTOMATION_LABELS[level]}, held by vCenter.`;
+    },
+  });
 }
