@@ -150,19 +150,24 @@ public class ClusterPolicies {
             return;
         }
         Set<String> seen = new HashSet<>();
+        // an entry the cluster holds already is taken back as it is: a client that sends the settings it read
+        // (the plugin's Settings page) is not refused for a VM that has since left the cluster
+        Set<SettingsRequest.VmOverrideEntry> held = new HashSet<>(overrides(clusterId));
         for (int i = 0; i < overrides.size(); i++) {
             SettingsRequest.VmOverrideEntry o = overrides.get(i);
             if (!seen.add(o.vmId())) {
                 throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " appears twice");
             }
-            if (jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE moid = ?", Long.class, o.vmId()) == 0) {
-                throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "no VM " + o.vmId() + " in the inventory");
-            }
-            // vCenter keeps a VM's override in the pod's configuration, which lists the pod's VMs
-            if (jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
-                    + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Long.class, o.vmId(), clusterId) == 0) {
-                throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " has no disk in datastore cluster "
-                        + clusterId);
+            if (!held.contains(o)) {
+                if (jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE moid = ?", Long.class, o.vmId()) == 0) {
+                    throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "no VM " + o.vmId() + " in the inventory");
+                }
+                // vCenter keeps a VM's override in the pod's configuration, which lists the pod's VMs
+                if (jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
+                        + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Long.class, o.vmId(), clusterId) == 0) {
+                    throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " has no disk in datastore cluster "
+                            + clusterId);
+                }
             }
             if (o.serviceClass() != null && !classIds.contains(o.serviceClass())) {
                 throw new InvalidFieldException("vmOverrides[" + i + "].serviceClass", "no service class " + o.serviceClass()

@@ -345,6 +345,12 @@ abstract class BalancingIntegrationSuite {
         assertThat(maintenance.state("datastore-11").name()).isEqualTo("IN_MAINTENANCE");
         JsonNode exit = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         assertThat(exit.get("state").asText()).isEqualTo("NORMAL");
+        // the settings as read go back unchanged though vm-32 has left the inventory; changing its entry is refused
+        Map<String, Object> asRead = json.convertValue(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200), Map.class);
+        assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", asRead, 200).get("vmOverrides").toString()).contains("vm-32");
+        asRead.put("vmOverrides", List.of(Map.of("vmId", "vm-32", "behavior", "manual")));
+        assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", asRead, 400).path("field").asText())
+                .isEqualTo("vmOverrides[0].vmId");
         Map<String, Object> reset = settings("manual");
         reset.put("vmOverrides", List.of());
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
