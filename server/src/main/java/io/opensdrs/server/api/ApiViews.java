@@ -20,7 +20,7 @@ public final class ApiViews {
                                boolean ioLoadBalanceEnabled, boolean keepVmdksTogether, double congestionAlpha,
                                String spaceAutomationLevel, String ioAutomationLevel, String strategy, String spaceThresholdMode,
                                int freeSpaceThresholdGb, List<SettingsRequest.VmOverrideEntry> vmOverrides,
-                               List<SettingsRequest.ServiceClassEntry> serviceClasses) {
+                               List<SettingsRequest.ServiceClassEntry> serviceClasses, boolean storageDrsEnabled) {
     }
 
     /**

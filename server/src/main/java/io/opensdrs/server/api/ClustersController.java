@@ -265,6 +265,9 @@ public class ClustersController {
         if (r.freeSpaceThresholdGb() != null) {
             s.setFreeSpaceThresholdGb(r.freeSpaceThresholdGb());
         }
+        if (r.storageDrsEnabled() != null) {
+            s.setStorageDrsEnabled(r.storageDrsEnabled());
+        }
         // vCenter's pod holds most of these and the VMs' automation too: it takes the change first, or the transaction
         // rolls back and nothing changes
         podSettings.apply(clusterId, before, VCenterPodSettings.of(s), r.vmOverrides());
@@ -333,6 +336,6 @@ public class ClustersController {
                 s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha(),
                 s.getSpaceAutomationLevel() == null ? "inherit" : s.getSpaceAutomationLevel(),
                 s.getIoAutomationLevel() == null ? "inherit" : s.getIoAutomationLevel(), s.getStrategy(), s.getSpaceThresholdMode(),
-                s.getFreeSpaceThresholdGb(), overrides, classes);
+                s.getFreeSpaceThresholdGb(), overrides, classes, s.isStorageDrsEnabled());
     }
 }

@@ -34,7 +34,9 @@ public record SettingsRequest(
         @Pattern(regexp = "utilization|freeSpace", message = "must be utilization or freeSpace") String spaceThresholdMode,
         @Min(1) @Max(1_000_000) Integer freeSpaceThresholdGb,
         @Valid @Size(max = 10_000) java.util.List<VmOverrideEntry> vmOverrides,
-        @Valid @Size(max = 64) java.util.List<ServiceClassEntry> serviceClasses) {
+        @Valid @Size(max = 64) java.util.List<ServiceClassEntry> serviceClasses,
+        // vCenter's "Turn ON vSphere Storage DRS"; null keeps it
+        Boolean storageDrsEnabled) {
 
     /** A per-VM automation override (SPEC §4) and, optionally, the VM's SLEDS service class. */
     public record VmOverrideEntry(

@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * When Storage DRS runs by itself (SPEC §4): every cluster's invocation interval
+ * When Storage DRS runs by itself (SPEC §4), for each cluster it is turned on for: its invocation interval
  * (loadBalanceIntervalMinutes, 16 h by default — Pesto's benefit period too) after its previous
  * scheduled run, and at once when the stored inventory shows one of its datastores crossing the
  * space threshold (below → above). Time comes from the injected {@link Clock}, so tests advance
@@ -50,6 +50,12 @@ public class BalancingScheduler {
     @Scheduled(fixedDelayString = "${sdrs.balancing.scheduler-tick:PT30S}", initialDelayString = "${sdrs.balancing.scheduler-tick:PT30S}")
     public void tick() {
         for (String cluster : assembler.clusterIds()) {
+            if (!policies.settings(cluster).isStorageDrsEnabled()) {
+                // turned off (vCenter's podConfig.enabled): no run; forgetting the space states makes a datastore
+                // still above the threshold when it is turned on again count as crossing, so it gets its run then
+                assembler.datastores(cluster).forEach(d -> aboveThreshold.remove(d.id()));
+                continue;
+            }
             try {
                 if (spaceThresholdCrossed(cluster)) {
                     balancing.run(cluster, "space-threshold");

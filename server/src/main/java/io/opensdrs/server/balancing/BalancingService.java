@@ -50,8 +50,18 @@ public class BalancingService {
         return run(clusterId, "manual");
     }
 
-    /** One run; {@code trigger}: manual, scheduled, space-threshold. */
+    /**
+     * One run; {@code trigger}: manual, scheduled, space-threshold.
+     *
+     * @throws IllegalStateException when Storage DRS is turned off for the cluster (vCenter's
+     *                               podConfig.enabled), as vSphere makes no run then either
+     */
     public BalancingViews.RunView run(String clusterId, String trigger) {
+        if (!policies.settings(clusterId).isStorageDrsEnabled()) {
+            throw new IllegalStateException("Storage DRS is turned off for datastore cluster " + clusterId
+                    + " (vCenter's podConfig.enabled = false): no balancing run is made; turn it on with the setting"
+                    + " storageDrsEnabled or \"Turn ON vSphere Storage DRS\" in the vSphere Client");
+        }
         synchronized (clusterLocks.computeIfAbsent(clusterId, k -> new Object())) {
             Timer.Sample sample = Timer.start(meters);
             try {

@@ -17,6 +17,8 @@ public class ClusterSettings {
     private String clusterMoid;
     /** {@code auto} (held-out accuracy decides) or a model registry name. */
     private String modelKind = "auto";
+    /** vCenter's "Turn ON vSphere Storage DRS" (podConfig.enabled): off, no balancing run is made. */
+    private boolean storageDrsEnabled = true;
     /** manual = recommendations only; automated = applied. */
     private String automationLevel = "manual";
     private int spaceThresholdPct = 80;
@@ -65,6 +67,8 @@ public class ClusterSettings {
     public void setIoImbalanceThreshold(int v) { ioImbalanceThreshold = v; }
     public int getLoadBalanceIntervalMinutes() { return loadBalanceIntervalMinutes; }
     public void setLoadBalanceIntervalMinutes(int v) { loadBalanceIntervalMinutes = v; }
+    public boolean isStorageDrsEnabled() { return storageDrsEnabled; }
+    public void setStorageDrsEnabled(boolean v) { storageDrsEnabled = v; }
     public boolean isIoLoadBalanceEnabled() { return ioLoadBalanceEnabled; }
     public void setIoLoadBalanceEnabled(boolean v) { ioLoadBalanceEnabled = v; }
     public boolean isKeepVmdksTogether() { return keepVmdksTogether; }

@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  * The Storage DRS settings of SPEC §4 held in two places, vCenter's pod
  * ({@code podStorageDrsEntry.storageDrsConfig}) and this server: the pod-wide ones in
  * {@code podConfig} (what the vSphere Client's "Edit Storage DRS" dialog edits) and
- * {@link ClusterSettings} — the automation level and each subsystem's, IO balancing on or off,
+ * {@link ClusterSettings} — Storage DRS on or off, the automation level and each subsystem's, IO balancing on or off,
  * keep VMDKs together by default, the space and IO thresholds — and each VM's automation in its
  * {@code vmConfig} entry (the client's "VM Overrides") and {@link ClusterPolicies}' overrides.
  * The inventory sync adopts every value vCenter holds; a change made through this server is made
@@ -70,6 +70,8 @@ public class VCenterPodSettings {
     }
 
     private static final List<Shared<?>> SHARED = List.of(
+            new Shared<>("storageDrsEnabled", "podConfig.enabled", PodSettings::storageDrsEnabled,
+                    ClusterSettings::isStorageDrsEnabled, ClusterSettings::setStorageDrsEnabled, v -> true),
             new Shared<>("automationLevel", "podConfig.defaultVmBehavior", PodSettings::automationLevel,
                     ClusterSettings::getAutomationLevel, ClusterSettings::setAutomationLevel, LEVELS::contains),
             new Shared<>("ioLoadBalanceEnabled", "podConfig.ioLoadBalanceEnabled", PodSettings::ioLoadBalanceEnabled,
@@ -112,7 +114,7 @@ public class VCenterPodSettings {
 
     /** The shared settings as this server holds them. */
     public static PodSettings of(ClusterSettings s) {
-        return new PodSettings(s.getAutomationLevel(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(),
+        return new PodSettings(s.isStorageDrsEnabled(), s.getAutomationLevel(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(),
                 s.getSpaceThresholdMode(), s.getSpaceThresholdPct(), s.getFreeSpaceThresholdGb(), s.getMinSpaceDifferencePct(),
                 s.getLatencyThresholdMs(), s.getIoImbalanceThreshold(), inherit(s.getSpaceAutomationLevel()),
                 inherit(s.getIoAutomationLevel()));
@@ -235,7 +237,8 @@ public class VCenterPodSettings {
 
     /** The values of {@code wanted} that differ from {@code current}; the rest null. */
     static PodSettings difference(PodSettings current, PodSettings wanted) {
-        return new PodSettings(diff(current.automationLevel(), wanted.automationLevel()),
+        return new PodSettings(diff(current.storageDrsEnabled(), wanted.storageDrsEnabled()),
+                diff(current.automationLevel(), wanted.automationLevel()),
                 diff(current.ioLoadBalanceEnabled(), wanted.ioLoadBalanceEnabled()),
                 diff(current.keepVmdksTogether(), wanted.keepVmdksTogether()),
                 diff(current.spaceThresholdMode(), wanted.spaceThresholdMode()),

@@ -183,7 +183,8 @@ final class InventoryAssembler {
         InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = c.spaceLoadBalanceConfig;
         InventoryTypes.StorageDrsIoLoadBalanceConfig io = c.ioLoadBalanceConfig;
         InventoryTypes.StorageDrsAutomationConfig auto = c.automationOverrides;
-        return new StorageDrsRules.PodSettings(blankAsNull(c.defaultVmBehavior), io == null ? null : c.ioLoadBalanceEnabled,
+        // enabled is a plain boolean in the WSDL, always sent with the podConfig
+        return new StorageDrsRules.PodSettings(c.enabled, blankAsNull(c.defaultVmBehavior), io == null ? null : c.ioLoadBalanceEnabled,
                 c.defaultIntraVmAffinity,
                 space == null ? null : blankAsNull(space.spaceThresholdMode),
                 space == null ? null : zeroAsNull(space.spaceUtilizationThreshold),

@@ -28,6 +28,7 @@ public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffini
      * setting it is ({@code ClusterSettings}); null where vCenter holds no value (the stock
      * simulator's new pod has none).
      *
+     * @param storageDrsEnabled     podConfig.enabled: Storage DRS on or off for the pod
      * @param automationLevel       podConfig.defaultVmBehavior: manual or automated
      * @param ioLoadBalanceEnabled  podConfig.ioLoadBalanceEnabled, counted as held only beside an
      *                              ioLoadBalanceConfig (the WSDL makes it a plain boolean, so a pod
@@ -43,12 +44,12 @@ public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffini
      *                              or inherit when blank (the pod's level)
      * @param ioAutomationLevel     automationOverrides.ioLoadBalanceAutomationMode, the same way
      */
-    public record PodSettings(String automationLevel, Boolean ioLoadBalanceEnabled, Boolean keepVmdksTogether,
+    public record PodSettings(Boolean storageDrsEnabled, String automationLevel, Boolean ioLoadBalanceEnabled, Boolean keepVmdksTogether,
                               String spaceThresholdMode, Integer spaceThresholdPct, Integer freeSpaceThresholdGb,
                               Integer minSpaceDifferencePct, Integer latencyThresholdMs, Integer ioImbalanceThreshold,
                               String spaceAutomationLevel, String ioAutomationLevel) {
 
-        public static final PodSettings UNSET = new PodSettings(null, null, null, null, null, null, null, null, null, null, null);
+        public static final PodSettings UNSET = new PodSettings(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** No two of the VMs may share a datastore (ClusterAntiAffinityRuleSpec). */

@@ -213,6 +213,7 @@ public final class Vim25VSphereClient implements VSphereClient {
     private static InventoryTypes.StorageDrsPodConfigSpec podConfigSpec(InventoryTypes.StorageDrsPodConfigInfo now,
                                                                          StorageDrsRules.PodSettings change) {
         InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
+        pod.enabled = change.storageDrsEnabled();
         pod.defaultVmBehavior = change.automationLevel();
         pod.ioLoadBalanceEnabled = change.ioLoadBalanceEnabled();
         pod.defaultIntraVmAffinity = change.keepVmdksTogether();

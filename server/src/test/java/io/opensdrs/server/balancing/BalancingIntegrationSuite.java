@@ -303,6 +303,22 @@ abstract class BalancingIntegrationSuite {
         clock.advance(Duration.ofMinutes(1));
         scheduler.tick();
         assertThat(runs("scheduled")).isEqualTo(2);
+
+        // Storage DRS turned off (vCenter's podConfig.enabled): nothing runs, scheduled, on space or asked for
+        s.put("storageDrsEnabled", false);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        clock.advance(Duration.ofMinutes(240));
+        scheduler.tick();
+        assertThat(runs("scheduled")).isEqualTo(2);
+        assertThat(runs("space-threshold")).isEqualTo(spaceRuns + 1);
+        assertThat(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 409).path("detail").asText())
+                .contains("Storage DRS is turned off");
+        // on again: the overdue scheduled run, and ds-a, still above 80 %, counts as crossing
+        s.put("storageDrsEnabled", true);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        scheduler.tick();
+        assertThat(runs("scheduled")).isEqualTo(3);
+        assertThat(runs("space-threshold")).isEqualTo(spaceRuns + 2);
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
     }
 

@@ -113,7 +113,8 @@ public class RecordingVSphereClient implements VSphereClient {
                 vms.put(vm, o);
             }
         });
-        podSettings.merge(podId, change, (held, c) -> new StorageDrsRules.PodSettings(or(c.automationLevel(), held.automationLevel()),
+        podSettings.merge(podId, change, (held, c) -> new StorageDrsRules.PodSettings(or(c.storageDrsEnabled(), held.storageDrsEnabled()),
+                or(c.automationLevel(), held.automationLevel()),
                 or(c.ioLoadBalanceEnabled(), held.ioLoadBalanceEnabled()), or(c.keepVmdksTogether(), held.keepVmdksTogether()),
                 or(c.spaceThresholdMode(), held.spaceThresholdMode()), or(c.spaceThresholdPct(), held.spaceThresholdPct()),
                 or(c.freeSpaceThresholdGb(), held.freeSpaceThresholdGb()), or(c.minSpaceDifferencePct(), held.minSpaceDifferencePct()),

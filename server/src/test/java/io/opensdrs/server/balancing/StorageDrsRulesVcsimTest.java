@@ -237,6 +237,37 @@ class StorageDrsRulesVcsimTest {
     }
 
     @Test
+    void storageDrsTurnedOffInVCenterMakesNoRunUntilTurnedOnAgain() throws Exception {
+        fullSync();
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        String run = "/api/v1/clusters/" + podId() + "/run";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldPodConfig().get("enabled").asBoolean()).as("the simulator's new pod has Storage DRS on").isTrue();
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("storageDrsEnabled").asBoolean()).isTrue();
+
+        // turned off with stock govc, as "Turn ON vSphere Storage DRS" unticked in the vSphere Client: the server follows
+        vcsim.govc("datastore.cluster.change", "-drs-enabled=false", "POD0");
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (api.call(HttpMethod.GET, settings, null, 200).get("storageDrsEnabled").asBoolean() && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            Thread.sleep(100);
+        }
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("storageDrsEnabled").asBoolean()).isFalse();
+        long runs = jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE cluster_moid = ?", Long.class, podId());
+        JsonNode refused = api.call(HttpMethod.POST, run, null, 409);
+        assertThat(refused.path("detail").asText()).contains("Storage DRS is turned off", "podConfig.enabled = false");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE cluster_moid = ?", Long.class, podId())).isEqualTo(runs);
+
+        // turned on through the server (the plugin's Settings page): vCenter holds it, and runs are made again
+        Map<String, Object> body = settingsBody(api, settings);
+        body.put("storageDrsEnabled", true);
+        assertThat(api.call(HttpMethod.PUT, settings, body, 200).get("storageDrsEnabled").asBoolean()).isTrue();
+        assertThat(heldPodConfig().get("enabled").asBoolean()).isTrue();
+        api.call(HttpMethod.POST, run, null, 200);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE cluster_moid = ?", Long.class, podId())).isEqualTo(runs + 1);
+    }
+
+    @Test
     void storageDrsSettingsAreThePodsSettingsInVCenter() throws Exception {
         fullSync();
         String settings = "/api/v1/clusters/" + podId() + "/settings";

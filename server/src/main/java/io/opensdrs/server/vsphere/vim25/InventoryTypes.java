@@ -193,10 +193,11 @@ public final class InventoryTypes {
         public StorageDrsVmConfigInfo info;
     }
 
-    /** The element order is the WSDL's; what the server never sets (enabled, loadBalanceInterval, option) is left out. */
-    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"ioLoadBalanceEnabled", "defaultVmBehavior", "defaultIntraVmAffinity",
+    /** The element order is the WSDL's; what the server never sets (loadBalanceInterval, option) is left out. */
+    @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"enabled", "ioLoadBalanceEnabled", "defaultVmBehavior", "defaultIntraVmAffinity",
             "spaceLoadBalanceConfig", "ioLoadBalanceConfig", "automationOverrides", "rule"})
     public static class StorageDrsPodConfigSpec {
+        public Boolean enabled;
         public Boolean ioLoadBalanceEnabled;
         public String defaultVmBehavior;
         public Boolean defaultIntraVmAffinity;
