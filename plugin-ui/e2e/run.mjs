@@ -392,6 +392,37 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ Storage DRS off and on again (govc)
+  const offCheck = 'settings: Storage DRS turned off on the Settings page is off in vCenter (govc), shown on the overview, and a run is refused (409); then on again';
+  if (!env.GOVC_URL) {
+    skip(offCheck, 'GOVC_URL is not set');
+  } else {
+    await check(offCheck, async () => {
+      const seen = [];
+      for (const on of [false, true]) {
+        await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
+        const box = page.locator('#set-storageDrsEnabled');
+        if ((await box.isChecked()) !== on) await box.click();
+        await page.click('[data-testid="settings-save"]');
+        await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
+        assert(await page.locator('[data-testid="settings-saved"]').count(), await page.locator('[data-testid="settings-status"]').innerText());
+        const held = await govcPodSettings(cluster.name);
+        assert(held.enabled === on, `saved ${on}, vCenter holds podConfig.enabled = ${held.enabled}`);
+        await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
+        const warned = await page.locator('[data-testid="storage-drs-off"]').count();
+        assert(Boolean(warned) === !on, `overview warning shown: ${Boolean(warned)} with Storage DRS ${on ? 'on' : 'off'}`);
+        let refused = '';
+        if (!on) { // (a run while on would replace the pending recommendation the apply check below uses)
+          const run = await fetch(`${SDRS_URL}/api/v1/clusters/${q(cluster.id)}/run`, { method: 'POST', headers: { authorization: auth } });
+          assert(run.status === 409, `run now answered ${run.status} with Storage DRS off`);
+          refused = ', run now 409';
+        }
+        seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
+      }
+      return seen.join('; ');
+    });
+  }
+
   // ------------------------------------------------------------ apply → relocation (govc)
   const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
   const hasApply = Object.keys(apiPaths).some((p) => /\/recommendations\/\{[^}]+\}\/apply$/.test(p) && apiPaths[p].post);
@@ -459,7 +490,8 @@ async function govcPodSettings(podName) {
   const c = await govcPodConfig(podName);
   const pod = c.podConfig ?? c.PodConfig ?? {};
   const io = pod.ioLoadBalanceConfig ?? pod.IoLoadBalanceConfig ?? {};
-  return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null };
+  return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null,
+    enabled: pod.enabled ?? pod.Enabled ?? false };
 }
 
 /** The VM's entry in the pod's vmConfig as vCenter holds it (lower-case keys), or undefined. */

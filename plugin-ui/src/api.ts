@@ -35,6 +35,8 @@ export interface MaintenanceView {
 }
 
 export interface SettingsView {
+  /** vCenter's "Turn ON vSphere Storage DRS" (podConfig.enabled): off, the server makes no balancing run. */
+  storageDrsEnabled: boolean;
   modelKind: string;
   automationLevel: 'manual' | 'automated' | string;
   spaceThresholdPct: number;

@@ -98,7 +98,9 @@ class App {
       embedded ? null : this.nav(route),
       h('div', { class: 'content-container' }, main)));
     try {
-      if (this.clusters.length === 0) this.clusters = await this.api.clusters();
+      // read on every render: a cluster's settings (automation, Storage DRS on or off, the model in use) change
+      // through the Settings page, the vSphere Client or the server itself, and the pages show them
+      this.clusters = await this.api.clusters();
       const ctx = this.context(route, this.host);
       const page = PAGES[route.page];
       const el = page ? await page(ctx) : alert('warning', `No page "${route.page}".`);

@@ -52,7 +52,7 @@ describe('ApiClient', () => {
 
   it('sends settings as JSON with PUT', async () => {
     const { api, fetch } = client((_u, init) => json(200, JSON.parse(String(init!.body))));
-    const s = { modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
+    const s = { storageDrsEnabled: true, modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
       ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true, congestionAlpha: 0.9,
       spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50 };
     expect(await api.putSettings('group-p1', s)).toEqual(s);
