@@ -2,6 +2,7 @@ package io.opensdrs.server.api;
 
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
+import io.opensdrs.server.balancing.StorageDrsOff;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.rules.PodRules;
 import io.opensdrs.server.settings.ClusterSettings;
@@ -50,6 +51,7 @@ public class ClustersController {
     private final ClusterStateAssembler assembler;
     private final VCenterPodSettings podSettings;
     private final PodRules podRules;
+    private final StorageDrsOff storageDrsOff;
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
@@ -57,8 +59,9 @@ public class ClustersController {
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              VCenterPodSettings podSettings, PodRules podRules) {
+                              VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff) {
         this.assembler = assembler;
+        this.storageDrsOff = storageDrsOff;
         this.podRules = podRules;
         this.podSettings = podSettings;
         this.policies = policies;
@@ -274,6 +277,9 @@ public class ClustersController {
         s.setUpdatedAt(Instant.now());
         ClusterSettings saved = settingsRepository.save(s);
         policies.replace(clusterId, r.vmOverrides(), r.serviceClasses());
+        if (!saved.isStorageDrsEnabled()) {
+            storageDrsOff.enforce(clusterId);
+        }
         return view(saved);
     }
 

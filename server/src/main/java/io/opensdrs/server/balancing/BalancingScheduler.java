@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * scheduled run, and at once when the stored inventory shows one of its datastores crossing the
  * space threshold (below → above). Time comes from the injected {@link Clock}, so tests advance
  * it instead of waiting. The tick itself is frequent and cheap: it only compares times and space.
+ * For a cluster Storage DRS is off for, it makes no run and enforces {@link StorageDrsOff}.
  */
 @Component
 public class BalancingScheduler {
@@ -31,6 +32,7 @@ public class BalancingScheduler {
     private final BalancingService balancing;
     private final ClusterStateAssembler assembler;
     private final ClusterPolicies policies;
+    private final StorageDrsOff storageDrsOff;
     private final JdbcTemplate jdbc;
     private final Clock clock;
     /** When the scheduler first saw a cluster without any scheduled run: the first period counts from there. */
@@ -38,11 +40,12 @@ public class BalancingScheduler {
     /** Whether each datastore was above its cluster's space threshold at the previous look. */
     private final Map<String, Boolean> aboveThreshold = new ConcurrentHashMap<>();
 
-    public BalancingScheduler(BalancingService balancing, ClusterStateAssembler assembler, ClusterPolicies policies, JdbcTemplate jdbc,
-                              Clock clock) {
+    public BalancingScheduler(BalancingService balancing, ClusterStateAssembler assembler, ClusterPolicies policies,
+                              StorageDrsOff storageDrsOff, JdbcTemplate jdbc, Clock clock) {
         this.balancing = balancing;
         this.assembler = assembler;
         this.policies = policies;
+        this.storageDrsOff = storageDrsOff;
         this.jdbc = jdbc;
         this.clock = clock;
     }
@@ -50,13 +53,14 @@ public class BalancingScheduler {
     @Scheduled(fixedDelayString = "${sdrs.balancing.scheduler-tick:PT30S}", initialDelayString = "${sdrs.balancing.scheduler-tick:PT30S}")
     public void tick() {
         for (String cluster : assembler.clusterIds()) {
-            if (!policies.settings(cluster).isStorageDrsEnabled()) {
-                // turned off (vCenter's podConfig.enabled): no run; forgetting the space states makes a datastore
-                // still above the threshold when it is turned on again count as crossing, so it gets its run then
-                assembler.datastores(cluster).forEach(d -> aboveThreshold.remove(d.id()));
-                continue;
-            }
             try {
+                if (!policies.storageDrsOn(cluster)) {
+                    // turned off (vCenter's podConfig.enabled): no run, nothing proposed left pending; forgetting the space
+                    // states makes a datastore still above the threshold when it is turned on again count as crossing
+                    assembler.datastores(cluster).forEach(d -> aboveThreshold.remove(d.id()));
+                    storageDrsOff.enforce(cluster);
+                    continue;
+                }
                 if (spaceThresholdCrossed(cluster)) {
                     balancing.run(cluster, "space-threshold");
                 }

@@ -57,11 +57,7 @@ public class BalancingService {
      *                               podConfig.enabled), as vSphere makes no run then either
      */
     public BalancingViews.RunView run(String clusterId, String trigger) {
-        if (!policies.settings(clusterId).isStorageDrsEnabled()) {
-            throw new IllegalStateException("Storage DRS is turned off for datastore cluster " + clusterId
-                    + " (vCenter's podConfig.enabled = false): no balancing run is made; turn it on with the setting"
-                    + " storageDrsEnabled or \"Turn ON vSphere Storage DRS\" in the vSphere Client");
-        }
+        policies.requireStorageDrsOn(clusterId, "no balancing run is made");
         synchronized (clusterLocks.computeIfAbsent(clusterId, k -> new Object())) {
             Timer.Sample sample = Timer.start(meters);
             try {

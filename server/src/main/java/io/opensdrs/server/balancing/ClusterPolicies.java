@@ -39,6 +39,27 @@ public class ClusterPolicies {
         return settings.findById(clusterId).orElseGet(() -> ClusterSettings.defaults(clusterId));
     }
 
+    /** Storage DRS on for the cluster: vCenter's podConfig.enabled, "Turn ON vSphere Storage DRS". */
+    public boolean storageDrsOn(String clusterId) {
+        return settings(clusterId).isStorageDrsEnabled();
+    }
+
+    /**
+     * What vSphere refuses while Storage DRS is off for a pod — a load-balancing run, and
+     * {@code RecommendDatastores} into it (vCenter answers InvalidArgument podSelectionSpec.storagePod)
+     * — this server refuses too.
+     *
+     * @param refused what is not done, for the message ("no balancing run is made")
+     * @throws IllegalStateException (409) when Storage DRS is turned off for the cluster
+     */
+    public void requireStorageDrsOn(String clusterId, String refused) {
+        if (!storageDrsOn(clusterId)) {
+            throw new IllegalStateException("Storage DRS is turned off for datastore cluster " + clusterId
+                    + " (vCenter's podConfig.enabled = false): " + refused + "; turn it on with the setting storageDrsEnabled"
+                    + " or \"Turn ON vSphere Storage DRS\" in the vSphere Client");
+        }
+    }
+
     /** The engine's settings: SDRS defaults overridden by what the administrator stored. */
     public BalancingSettings balancingSettings(String clusterId) {
         ClusterSettings s = settings(clusterId);

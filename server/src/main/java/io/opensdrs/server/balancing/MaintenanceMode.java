@@ -24,6 +24,11 @@ import java.util.List;
  * with the reason. The datastore stays ENTERING until no disk is left on it, then it is
  * IN_MAINTENANCE; the balancer never places anything on it meanwhile. "Ignore affinity rules for
  * maintenance" skips the anti-affinity rules only.
+ *
+ * <p>While Storage DRS is off for the cluster, entering makes no recommendations and no faults, as
+ * vCenter's {@code DatastoreEnterMaintenanceMode} returns none for a pod without Storage DRS: the
+ * datastore is ENTERING until its disks are moved by hand, or until Storage DRS is turned on,
+ * when {@link #progress()} plans the evacuation.
  */
 @Service
 public class MaintenanceMode {
@@ -33,16 +38,23 @@ public class MaintenanceMode {
     private final JdbcTemplate jdbc;
     private final ClusterStateAssembler assembler;
     private final PlanRecorder recorder;
+    private final ClusterPolicies policies;
     private final Clock clock;
 
-    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, Clock clock) {
+    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, ClusterPolicies policies,
+                           Clock clock) {
         this.jdbc = jdbc;
         this.assembler = assembler;
         this.recorder = recorder;
+        this.policies = policies;
         this.clock = clock;
     }
 
     record Target(String id, String name, String clusterId) {
+    }
+
+    /** An ENTERING datastore as the progress loop reads it. */
+    private record Entering(Target target, boolean ignoreAffinity, boolean evacuationPlanned) {
     }
 
     Target target(String datastoreName) {
@@ -59,6 +71,7 @@ public class MaintenanceMode {
     public BalancingViews.MaintenanceView enter(String datastoreName, boolean ignoreAffinity) {
         Target t = target(datastoreName);
         synchronized (this) {
+            boolean storageDrsOn = policies.storageDrsOn(t.clusterId());
             Timestamp now = Timestamp.from(clock.instant());
             int updated = jdbc.update("UPDATE datastore_maintenance SET ignore_affinity = ?, updated_at = ? WHERE datastore_moid = ?",
                     ignoreAffinity, now, t.id());
@@ -66,17 +79,44 @@ public class MaintenanceMode {
                 jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), ignoreAffinity, now, now);
                 recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode"
-                        + (ignoreAffinity ? " (ignoring affinity rules)" : ""), null);
+                        + (ignoreAffinity ? " (ignoring affinity rules)" : "")
+                        + (storageDrsOn ? "" : "; Storage DRS is off: no evacuation recommendations until it is turned on"), null);
             }
-            ClusterStateAssembler.Assembled a = assembler.assemble(t.clusterId());
-            MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
-            recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
-            long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
-            PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
-            MaintenanceState after = settle(t, a.state());
-            return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                    r.recommendationIds(), r.appliedIds(), r.faults(), plan.notes());
+            if (!storageDrsOn) {
+                jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE datastore_moid = ?", t.id());
+                MaintenanceState after = settle(t, assembler.assemble(t.clusterId()).state());
+                return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
+                        List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
+            }
+            return evacuate(t, ignoreAffinity);
         }
+    }
+
+    static final String STORAGE_DRS_OFF = "Storage DRS is turned off for the datastore cluster: no evacuation recommendations are made;"
+            + " the datastore stays entering maintenance mode until its disks are migrated by hand, or until Storage DRS is turned on"
+            + " and plans their evacuation";
+
+    /** Plans the evacuation (recommendations and faults) of an ENTERING datastore, replacing a previous plan. */
+    private BalancingViews.MaintenanceView evacuate(Target t, boolean ignoreAffinity) {
+        ClusterStateAssembler.Assembled a = assembler.assemble(t.clusterId());
+        MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
+        recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
+        long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
+        PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
+        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE WHERE datastore_moid = ?", t.id());
+        MaintenanceState after = settle(t, a.state());
+        return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
+                r.recommendationIds(), r.appliedIds(), r.faults(), plan.notes());
+    }
+
+    /**
+     * Storage DRS was turned off for the cluster: an evacuation in progress waits (its pending
+     * recommendations are withdrawn with the cluster's others) and is planned again when it is
+     * turned on.
+     */
+    void suspendEvacuations(String clusterId) {
+        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE cluster_moid = ? AND state = ?", clusterId,
+                MaintenanceState.ENTERING.name());
     }
 
     public BalancingViews.MaintenanceView exit(String datastoreName) {
@@ -107,21 +147,30 @@ public class MaintenanceMode {
         return state(t.id());
     }
 
-    /** Follows the evacuation as the inventory changes. */
+    /**
+     * Follows each evacuation as the inventory changes, and plans those that waited for Storage
+     * DRS to be turned on.
+     */
     @Scheduled(fixedDelayString = "${sdrs.balancing.maintenance-check-interval:PT20S}")
     public void progress() {
-        List<Target> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid FROM datastore_maintenance m"
-                        + " JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
-                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), MaintenanceState.ENTERING.name());
-        for (Target t : entering) {
+        List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned"
+                        + " FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
+                (rs, i) -> new Entering(new Target(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getBoolean(4), rs.getBoolean(5)),
+                MaintenanceState.ENTERING.name());
+        for (Entering e : entering) {
+            Target t = e.target();
             try {
                 synchronized (this) {
                     if (disksOn(t.id()) == 0) {
                         settle(t, assembler.assemble(t.clusterId()).state());
+                    } else if (!e.evacuationPlanned() && policies.storageDrsOn(t.clusterId())) {
+                        recorder.history(t.clusterId(), "maintenance-evacuation", "Storage DRS is on: planning the evacuation of datastore "
+                                + t.name() + ", entering maintenance mode", null);
+                        evacuate(t, e.ignoreAffinity());
                     }
                 }
-            } catch (RuntimeException e) {
-                log.warn("maintenance progress of {} failed: {}", t.name(), e.toString());
+            } catch (RuntimeException ex) {
+                log.warn("maintenance progress of {} failed: {}", t.name(), ex.toString());
             }
         }
     }

@@ -24,14 +24,23 @@ import java.util.List;
 public class PlacementAdvisor {
 
     private final ClusterStateAssembler assembler;
+    private final ClusterPolicies policies;
 
-    public PlacementAdvisor(ClusterStateAssembler assembler) {
+    public PlacementAdvisor(ClusterStateAssembler assembler, ClusterPolicies policies) {
         this.assembler = assembler;
+        this.policies = policies;
     }
 
-    /** {@code workload} null = the cluster's average (Pesto §5.4.2); {@code hostId} null = any host. */
+    /**
+     * {@code workload} null = the cluster's average (Pesto §5.4.2); {@code hostId} null = any host.
+     *
+     * @throws IllegalStateException while Storage DRS is off for the cluster, as vCenter's
+     *                               RecommendDatastores then refuses the pod
+     */
     public BalancingViews.PlacementResult recommend(String clusterId, double sizeGb, Workload workload, String vmName, String hostId,
                                                     InitialPlacement.Objective objective) {
+        policies.requireStorageDrsOn(clusterId, "no initial placement is recommended into it (vCenter's RecommendDatastores answers"
+                + " InvalidArgument podSelectionSpec.storagePod); choose one of its datastores yourself");
         ClusterStateAssembler.Assembled a = assembler.assemble(clusterId);
         ClusterState state = a.state();
         if (hostId != null && state.hosts().stream().noneMatch(h -> h.id().equals(hostId))) {

@@ -160,26 +160,49 @@ public class PlanRecorder {
 
     /** Still-PENDING recommendations this engine made for a cluster with the given reason codes: superseded by a newer plan. */
     public void supersede(String clusterId, List<String> reasonCodes, String datastoreId) {
+        dismissPending(clusterId, reasonCodes, datastoreId, "superseded", "dismissed: a newer run replaces it");
+    }
+
+    /**
+     * Storage DRS was turned off for the cluster: every still-PENDING recommendation this engine
+     * made for it is withdrawn, as a vCenter pod lists no Storage DRS recommendations while it is
+     * off. One an administrator made (no explanation: not the engine's) stays, and so does a
+     * recommendation being applied: a running storage vMotion is not stopped.
+     *
+     * @return how many were withdrawn
+     */
+    public int withdraw(String clusterId) {
+        return dismissPending(clusterId, null, null, "withdrawn", "dismissed: Storage DRS was turned off for the cluster");
+    }
+
+    /** {@code reasonCodes} null: all; {@code datastoreId} null: any source. */
+    private int dismissPending(String clusterId, List<String> reasonCodes, String datastoreId, String action, String detail) {
         StringBuilder sql = new StringBuilder("SELECT r.id FROM recommendation r JOIN recommendation_explanation e ON e.recommendation_id = r.id"
-                + " WHERE r.cluster_moid = ? AND r.state = 'PENDING' AND e.reason_code IN (");
+                + " WHERE r.cluster_moid = ? AND r.state = 'PENDING'");
         List<Object> args = new ArrayList<>(List.of(clusterId));
-        for (int i = 0; i < reasonCodes.size(); i++) {
-            sql.append(i == 0 ? "?" : ", ?");
-            args.add(reasonCodes.get(i));
+        if (reasonCodes != null) {
+            sql.append(" AND e.reason_code IN (");
+            for (int i = 0; i < reasonCodes.size(); i++) {
+                sql.append(i == 0 ? "?" : ", ?");
+                args.add(reasonCodes.get(i));
+            }
+            sql.append(')');
         }
-        sql.append(')');
         if (datastoreId != null) {
             sql.append(" AND e.source_datastore = ?");
             args.add(datastoreId);
         }
+        int dismissed = 0;
         for (Long id : jdbc.queryForList(sql.toString(), Long.class, args.toArray())) {
             try {
                 recommendations.dismiss(id);
-                history(clusterId, "superseded", "dismissed: a newer run replaces it", id);
+                history(clusterId, action, detail, id);
+                dismissed++;
             } catch (IllegalStateException raced) {
                 log.debug("recommendation {} changed state meanwhile: {}", id, raced.getMessage());
             }
         }
+        return dismissed;
     }
 
     BalancingViews.FaultView fault(String clusterId, long runId, BalancingViews.FaultView f) {

@@ -8,6 +8,7 @@ import io.opensdrs.server.ingest.AgentGrpcServer;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
 import io.opensdrs.server.inventory.InventoryChanges;
 import io.opensdrs.server.inventory.InventorySnapshot;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.InjectorMode;
@@ -561,5 +562,82 @@ abstract class BalancingIntegrationSuite {
         } finally {
             vcenter.refusesPodConfiguration = false;
         }
+    }
+
+    // ------------------------------------------------------------------ Storage DRS turned off
+
+    long pendingWithReason(String reasonCode) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM recommendation r JOIN recommendation_explanation e ON e.recommendation_id = r.id"
+                + " WHERE r.cluster_moid = 'group-p1' AND r.state = 'PENDING' AND e.reason_code = ?", Long.class, reasonCode);
+    }
+
+    @Test
+    @Order(7)
+    void storageDrsTurnedOffWithdrawsWhatItProposedAndAnEvacuationWaitsUntilItIsOn() throws Exception {
+        syncCrowded("off1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        List<Long> proposed = ids(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200).get("recommendationIds"));
+        assertThat(proposed).isNotEmpty();
+        // an administrator's own recommendation is not Storage DRS's: it stays
+        long own = call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "balanceDatastoreSpaceUsage",
+                "moves", List.of(Map.of("vmId", "vm-32", "destinationDatastoreId", "datastore-12"))), 201).get("id").asLong();
+
+        Map<String, Object> off = settings("manual");
+        off.put("storageDrsEnabled", false);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", off, 200);
+        for (long id : proposed) {
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).get("state").asText()).isEqualTo("DISMISSED");
+        }
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + own, null, 200).get("state").asText()).isEqualTo("PENDING");
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("withdrawn", "Storage DRS was turned off");
+
+        // off: no initial placement (vCenter's RecommendDatastores refuses the pod), and maintenance mode plans nothing
+        assertThat(call(HttpMethod.POST, "/api/v1/clusters/group-p1/placement", Map.of("sizeGB", 10), 409).path("detail").asText())
+                .contains("Storage DRS is turned off", "RecommendDatastores");
+        JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true, "ignoreAffinity", false), 200);
+        assertThat(m.get("state").asText()).isEqualTo("ENTERING");
+        assertThat(m.get("recommendationIds")).isEmpty();
+        assertThat(m.get("faults")).isEmpty();
+        assertThat(m.get("notes").toString()).contains("Storage DRS is turned off", "migrated by hand");
+        maintenance.progress();
+        assertThat(pendingWithReason("datastoreMaint")).isZero();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
+
+        // on: the waiting evacuation is planned by the maintenance loop
+        Map<String, Object> on = settings("manual");
+        on.put("storageDrsEnabled", true);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", on, 200);
+        maintenance.progress();
+        long evacuation = pendingWithReason("datastoreMaint");
+        assertThat(evacuation).isPositive();
+        maintenance.progress();
+        assertThat(pendingWithReason("datastoreMaint")).as("planned once, not at every look").isEqualTo(evacuation);
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("planning the evacuation of datastore ds-a");
+
+        // off again, this time in vCenter (the sync adopts podConfig.enabled = false): the scheduler's tick withdraws the
+        // evacuation's recommendations, and it waits again
+        InventorySnapshot disabled = crowded("off2");
+        disabled = new InventorySnapshot(disabled.version(), disabled.datacenters(),
+                List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
+                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null),
+                        List.of(), List.of()))),
+                disabled.datastores(), disabled.hosts(), disabled.vms());
+        inventory.setSnapshot(disabled);
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("storageDrsEnabled").asBoolean()).isFalse();
+        assertThat(pendingWithReason("datastoreMaint")).as("the sync itself withdraws nothing").isEqualTo(evacuation);
+        scheduler.tick();
+        assertThat(pendingWithReason("datastoreMaint")).isZero();
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + own, null, 200).get("state").asText()).isEqualTo("PENDING");
+        maintenance.progress();
+        assertThat(pendingWithReason("datastoreMaint")).isZero();
+
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", on, 200);
+        maintenance.progress();
+        assertThat(pendingWithReason("datastoreMaint")).isEqualTo(evacuation);
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        call(HttpMethod.POST, "/api/v1/recommendations/" + own + "/dismiss", null, 200);
     }
 }

@@ -257,6 +257,9 @@ class StorageDrsRulesVcsimTest {
         JsonNode refused = api.call(HttpMethod.POST, run, null, 409);
         assertThat(refused.path("detail").asText()).contains("Storage DRS is turned off", "podConfig.enabled = false");
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE cluster_moid = ?", Long.class, podId())).isEqualTo(runs);
+        // nor an initial placement into the pod, as vCenter's RecommendDatastores refuses a pod without Storage DRS
+        assertThat(api.call(HttpMethod.POST, "/api/v1/clusters/" + podId() + "/placement", Map.of("sizeGB", 1), 409).path("detail").asText())
+                .contains("InvalidArgument podSelectionSpec.storagePod");
 
         // turned on through the server (the plugin's Settings page): vCenter holds it, and runs are made again
         Map<String, Object> body = settingsBody(api, settings);
