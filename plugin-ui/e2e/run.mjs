@@ -392,37 +392,6 @@ try {
     });
   }
 
-  // ------------------------------------------------------------ Storage DRS off and on again (govc)
-  const offCheck = 'settings: Storage DRS turned off on the Settings page is off in vCenter (govc), shown on the overview, and a run is refused (409); then on again';
-  if (!env.GOVC_URL) {
-    skip(offCheck, 'GOVC_URL is not set');
-  } else {
-    await check(offCheck, async () => {
-      const seen = [];
-      for (const on of [false, true]) {
-        await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
-        const box = page.locator('#set-storageDrsEnabled');
-        if ((await box.isChecked()) !== on) await box.click();
-        await page.click('[data-testid="settings-save"]');
-        await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
-        assert(await page.locator('[data-testid="settings-saved"]').count(), await page.locator('[data-testid="settings-status"]').innerText());
-        const held = await govcPodSettings(cluster.name);
-        assert(held.enabled === on, `saved ${on}, vCenter holds podConfig.enabled = ${held.enabled}`);
-        await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
-        const warned = await page.locator('[data-testid="storage-drs-off"]').count();
-        assert(Boolean(warned) === !on, `overview warning shown: ${Boolean(warned)} with Storage DRS ${on ? 'on' : 'off'}`);
-        let refused = '';
-        if (!on) { // (a run while on would replace the pending recommendation the apply check below uses)
-          const run = await fetch(`${SDRS_URL}/api/v1/clusters/${q(cluster.id)}/run`, { method: 'POST', headers: { authorization: auth } });
-          assert(run.status === 409, `run now answered ${run.status} with Storage DRS off`);
-          refused = ', run now 409';
-        }
-        seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
-      }
-      return seen.join('; ');
-    });
-  }
-
   // ------------------------------------------------------------ apply → relocation (govc)
   const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
   const hasApply = Object.keys(apiPaths).some((p) => /\/recommendations\/\{[^}]+\}\/apply$/.test(p) && apiPaths[p].post);
@@ -456,6 +425,73 @@ try {
         await new Promise((res) => setTimeout(res, 2000));
       }
       throw new Error(`govc does not show ${vmName} on ${dest}: ${last}`);
+    });
+  }
+
+  // ------------------------------------------------------------ Storage DRS off and on again (govc)
+  // (after the apply check: turning Storage DRS off withdraws the pending recommendations it uses)
+  const offCheck = 'settings: Storage DRS turned off on the Settings page is off in vCenter (govc), shown on the overview, its pending recommendations withdrawn, a run refused (409); then on again';
+  if (!env.GOVC_URL) {
+    skip(offCheck, 'GOVC_URL is not set');
+  } else {
+    await check(offCheck, async () => {
+      const seen = [];
+      const pendingOf = async () => (await api(`/api/v1/clusters/${q(cluster.id)}/recommendations`)).filter((r) => r.state === 'PENDING');
+      const maintenance = (name, enter) => api(`/api/v1/datastores/${q(name)}/maintenance`, { method: 'POST',
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enter }) });
+      // a datastore entering maintenance mode while Storage DRS is on gets evacuation recommendations, for it to withdraw
+      let evacuating = null;
+      for (const d of datastores) {
+        if ((await maintenance(d.name, true)).recommendationIds.length) { evacuating = d.name; break; }
+        await maintenance(d.name, false);
+      }
+      assert(evacuating, 'no datastore of the cluster got an evacuation recommendation on entering maintenance mode');
+      const pendingBefore = (await pendingOf()).length;
+      try {
+        for (const on of [false, true]) {
+          await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
+          const box = page.locator('#set-storageDrsEnabled');
+          if ((await box.isChecked()) !== on) await box.click();
+          await page.click('[data-testid="settings-save"]');
+          await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
+          assert(await page.locator('[data-testid="settings-saved"]').count(), await page.locator('[data-testid="settings-status"]').innerText());
+          const held = await govcPodSettings(cluster.name);
+          assert(held.enabled === on, `saved ${on}, vCenter holds podConfig.enabled = ${held.enabled}`);
+          await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
+          const warned = await page.locator('[data-testid="storage-drs-off"]').count();
+          assert(Boolean(warned) === !on, `overview warning shown: ${Boolean(warned)} with Storage DRS ${on ? 'on' : 'off'}`);
+          let refused = '';
+          if (!on) {
+            const run = await fetch(`${SDRS_URL}/api/v1/clusters/${q(cluster.id)}/run`, { method: 'POST', headers: { authorization: auth } });
+            assert(run.status === 409, `run now answered ${run.status} with Storage DRS off`);
+            const left = await pendingOf();
+            assert(left.length === 0, `pending recommendations left with Storage DRS off: ${left.map((r) => r.id).join(', ')}`);
+            await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
+            const applyButtons = await page.locator('[data-testid^="apply-"]:not([data-testid="apply-all"])').count();
+            assert(applyButtons === 0, `${applyButtons} recommendations offered for applying with Storage DRS off`);
+            // entering maintenance mode again, from the plugin's dialog: nothing is recommended, and the dialog says why
+            await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
+            await page.click('[data-testid="maintenance"]');
+            await page.click('[data-testid="modal"] [data-testid="modal-confirm"]');
+            const said = await page.locator('[data-testid="modal"] [data-testid="modal-done"]').innerText({ timeout: 20000 });
+            assert(/0 recommendations/.test(said) && /Storage DRS is turned off/.test(said), `maintenance dialog with Storage DRS off: ${said}`);
+            await page.click('[data-testid="modal-close"]');
+            refused = `, run now 409, ${pendingBefore} pending recommendations (${evacuating}'s evacuation) before, 0 after;`
+              + ` maintenance dialog: "${said.slice(0, 60)}…"`;
+          } else {
+            // on again: the evacuation that waited is planned by the server's maintenance loop (every 20 s)
+            const deadline = Date.now() + 90000;
+            let planned = 0;
+            while (Date.now() < deadline && (planned = (await pendingOf()).length) === 0) await new Promise((r) => setTimeout(r, 2000));
+            assert(planned > 0, `no evacuation recommendation for ${evacuating} 90 s after Storage DRS was turned on`);
+            refused = `, ${planned} evacuation recommendations for ${evacuating} planned again`;
+          }
+          seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
+        }
+      } finally {
+        await maintenance(evacuating, false);
+      }
+      return seen.join('; ');
     });
   }
 

@@ -64,7 +64,7 @@ export async function maintenanceModal(ctx: PageContext): Promise<HTMLElement> {
   return modalShell('modal-maintenance',
     h('div', null,
       h('p', null, enter
-        ? `Enter maintenance mode on ${ds}: Storage DRS recommends moving every virtual disk off it; it stays "entering" until all are gone; disks that cannot move are reported as faults.`
+        ? `Enter maintenance mode on ${ds}: Storage DRS recommends moving every virtual disk off it; it stays "entering" until all are gone; disks that cannot move are reported as faults. While Storage DRS is off for the cluster, it recommends nothing until it is turned on.`
         : `Exit maintenance mode on ${ds}: it receives load again.`),
       enter ? h('div', { class: 'clr-checkbox-wrapper' }, ignore, h('label', { for: 'ignore-affinity' }, 'Ignore affinity rules for maintenance')) : null,
       status),
@@ -72,7 +72,8 @@ export async function maintenanceModal(ctx: PageContext): Promise<HTMLElement> {
     button(enter ? 'Enter maintenance mode' : 'Exit maintenance mode', () => void runAction(status, enter ? 'Enter maintenance mode' : 'Exit maintenance mode', async () => {
       const r = await ctx.api.maintenance(ds, enter, ignore.checked);
       return `${ds}: ${r.state}` + (enter ? `, ${r.disksRemaining} disks to move, ${r.recommendationIds.length} recommendations`
-        + (r.faults.length ? `, ${r.faults.length} faults` : '') : '') + '.';
+        + (r.faults.length ? `, ${r.faults.length} faults` : '') : '') + '.'
+        + (enter && r.notes.length ? ` ${r.notes.join('; ')}.` : '');
     }), { kind: enter ? 'danger' : 'primary', testId: 'modal-confirm' }));
 }
 

@@ -82,7 +82,7 @@ export async function overviewPage(ctx: PageContext): Promise<HTMLElement> {
     pageHeader(c.name, [`Datacenter ${c.datacenter} · ${c.datastores} datastores · model ${f.modelName(c.selectedModelKind)}`,
       c.modelKind === 'auto' ? ' (automatic selection)' : '', ` · automation ${c.settings.automationLevel} · I/O latency threshold ${c.settings.latencyThresholdMs} ms · space threshold ${c.settings.spaceThresholdPct} %`], ...actions),
     c.settings.storageDrsEnabled === false
-      ? alert('warning', 'Storage DRS is turned off for this datastore cluster (in vCenter too): no balancing run is made, scheduled or asked for. Turn it on in Settings.', 'storage-drs-off')
+      ? alert('warning', 'Storage DRS is turned off for this datastore cluster (in vCenter too): no balancing run is made, scheduled or asked for; its pending recommendations are withdrawn; a datastore entering maintenance mode gets no evacuation recommendations, and no initial placement is made. Turn it on in Settings.', 'storage-drs-off')
       : null,
     tableEl,
     ...rows.filter((r) => r.error).map((r) => errorBox(`Datastore ${r.ds.name}`, r.error)));

@@ -17,7 +17,7 @@ interface FieldDef {
 }
 
 export const SETTINGS_FIELDS: FieldDef[] = [
-  { key: 'storageDrsEnabled', label: 'Storage DRS on (off: no balancing run)', kind: 'bool', vcenter: true },
+  { key: 'storageDrsEnabled', label: 'Storage DRS on (off: no balancing run, no recommendations, no placement)', kind: 'bool', vcenter: true },
   { key: 'automationLevel', label: 'Automation level', kind: 'select', options: ['manual', 'automated'], vcenter: true },
   { key: 'spaceAutomationLevel', label: 'Space balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'ioAutomationLevel', label: 'I/O balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
