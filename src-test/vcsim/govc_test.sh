@@ -13,7 +13,9 @@
 #   4. a datastore added at run time (datastore.create on two hosts, object.mv into
 #      the pod): both hosts mounted, the pod lists it once and counts its capacity,
 #      and a disk moves onto it;
-#   5. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
+#   5. datastore maintenance mode with govc datastore.maintenance.enter/exit: entering
+#      until empty, no migration onto it, exit;
+#   6. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
 # govc has no per-disk locator option, so the single-disk relocation is issued
 # with `target/vcsim relocate` (a minimal client); every check uses govc.
 #
@@ -196,6 +198,29 @@ expect "added datastore: pod capacity counts it" "$POD_CAP" "$((100 * GiB + 50 *
 ./target/vcsim relocate -vm vm1 -disk disk2=newds >/dev/null
 expect "added datastore: a disk moved onto it" "$(disk_file vm1 disk2)" "[newds] vm1/disk2.vmdk"
 expect "added datastore: its free space shrank by the disk" "$(ds_free newds)" "$((17 * GiB))"
+
+# 5. datastore maintenance mode with stock govc (datastore.maintenance.enter waits for the enter task)
+ds_maint() { govc datastore.info -json "$1" | jq -r '.datastores[0].summary.maintenanceMode'; }
+expect "maintenance: ds1 starts normal" "$(ds_maint ds1)" "normal"
+govc datastore.maintenance.enter -ds ds1 >/dev/null && ok "maintenance: an empty ds1 enters at once" || bad "maintenance: an empty ds1 enters at once"
+expect "maintenance: ds1 in maintenance" "$(ds_maint ds1)" "inMaintenance"
+if out=$(govc vm.migrate -ds ds1 vm2 2>&1 | tail -1); then bad "maintenance: migrate onto ds1 succeeded"; else
+  [[ "$out" == *"maintenance mode"* ]] && ok "maintenance: migrate onto ds1 refused ($out)" || bad "maintenance: migrate onto ds1: $out"
+fi
+govc datastore.maintenance.exit -ds ds1 >/dev/null
+expect "maintenance: ds1 normal after exit" "$(ds_maint ds1)" "normal"
+# newds holds vm1's disk2: entering waits until it has moved off
+govc datastore.maintenance.enter -ds newds >"$WORK/enter.log" 2>&1 &
+ENTER=$!
+for _ in $(seq 1 50); do [[ "$(ds_maint newds)" == enteringMaintenance ]] && break; sleep 0.1; done
+expect "maintenance: newds entering while disk2 is on it" "$(ds_maint newds)" "enteringMaintenance"
+sleep 0.5
+kill -0 "$ENTER" 2>/dev/null && ok "maintenance: govc still waits for the enter task" || bad "maintenance: govc returned while disk2 is on newds"
+./target/vcsim relocate -vm vm1 -disk disk2=ds1 >/dev/null
+if wait "$ENTER"; then ok "maintenance: the enter task succeeded once newds was empty"; else bad "maintenance: enter task: $(cat "$WORK/enter.log")"; fi
+expect "maintenance: newds in maintenance" "$(ds_maint newds)" "inMaintenance"
+govc datastore.maintenance.exit -ds newds >/dev/null
+expect "maintenance: newds normal after exit" "$(ds_maint newds)" "normal"
 
 # --- -stock, and stock vcsim: only vm.datastore changes ----------------------------
 check_stock() { # NAME URL VM SRC DST

@@ -146,6 +146,7 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 		s.reloc.install(simulator.Map)
 		s.reloc.syncAccessibility()
 		go s.reloc.watchAccessibility(o.WatchEvery, s.stop)
+		go s.reloc.watchMaintenance(o.WatchEvery, s.stop)
 	}
 	return s, nil
 }

@@ -45,6 +45,10 @@ type relocator struct {
 	reserved map[types.ManagedObjectReference]int64                        // bytes promised to running relocations, per destination datastore
 	busy     map[types.ManagedObjectReference]types.ManagedObjectReference // VM -> relocation task in flight
 	forced   map[string]bool                                               // datastore name -> made inaccessible through the admin endpoint
+
+	// maintenanceMu guards entering (maintenance.go); never held with mu, and taken before any object lock
+	maintenanceMu sync.Mutex
+	entering      map[types.ManagedObjectReference]enteringTask // datastore -> its running DatastoreEnterMaintenanceMode task
 }
 
 func newRelocator(rateMBps float64) *relocator {
@@ -53,6 +57,7 @@ func newRelocator(rateMBps float64) *relocator {
 		reserved: map[types.ManagedObjectReference]int64{},
 		busy:     map[types.ManagedObjectReference]types.ManagedObjectReference{},
 		forced:   map[string]bool{},
+		entering: map[types.ManagedObjectReference]enteringTask{},
 	}
 }
 
@@ -79,6 +84,9 @@ func (r *relocator) install(reg *simulator.Registry) {
 			return w, nil
 		}
 		if w, ok := routeStorageDrsCalls(ctx, m); ok {
+			return w, nil
+		}
+		if w, ok := r.routeMaintenanceCalls(ctx, m); ok {
 			return w, nil
 		}
 		if prev != nil {
@@ -155,6 +163,10 @@ func faultMessage(f types.BaseMethodFault) string {
 		return fmt.Sprintf("Unable to access datastore '%s': %s", x.Name, x.Detail)
 	case *types.DatastoreNotWritableOnHost:
 		return fmt.Sprintf("Datastore '%s' is not accessible from the host.", x.Name)
+	case *types.InvalidDatastoreState:
+		return fmt.Sprintf("The operation is not allowed in the current state of the datastore '%s' (entering or in maintenance mode).", x.DatastoreName)
+	case *types.RequestCanceled:
+		return "The task was canceled by a user."
 	case *types.TaskInProgress:
 		return "Another task is already in progress."
 	case *types.InvalidArgument:
@@ -458,6 +470,9 @@ func (r *relocator) makePlan(ctx *simulator.Context, vm *simulator.VirtualMachin
 		dsts = append(dsts, d.dst)
 	}
 	for _, ds := range dsts {
+		if f := inMaintenance(ctx, ds); f != nil {
+			return nil, f
+		}
 		if simulator.FindReference(host.Datastore, ds.Self) == nil {
 			ref := ds.Self
 			return nil, &types.DatastoreNotWritableOnHost{
