@@ -6,14 +6,20 @@ import io.opensdrs.balance.MaintenanceState;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.vcenter.VCenterProperties;
+import io.opensdrs.server.vcenter.VCenterRefusedException;
+import io.opensdrs.server.vsphere.VSphereClient;
+import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -29,6 +35,14 @@ import java.util.List;
  * vCenter's {@code DatastoreEnterMaintenanceMode} returns none for a pod without Storage DRS: the
  * datastore is ENTERING until its disks are moved by hand, or until Storage DRS is turned on,
  * when {@link #progress()} plans the evacuation.
+ *
+ * <p>The datastore's maintenance mode is vCenter's ({@code summary.maintenanceMode}): entering
+ * calls {@code DatastoreEnterMaintenanceMode} first (vCenter then refuses new placements on it and
+ * marks it {@code inMaintenance} once it is empty), exiting {@code DatastoreExitMaintenanceMode_Task};
+ * a refusal is answered 502 and changes nothing here. A datastore put into maintenance mode in the
+ * vSphere Client (vCenter holds {@code enteringMaintenance}, this server nothing) is adopted by
+ * {@link #progress()} and its evacuation planned, as vCenter's own Storage DRS would; one taken out
+ * of it there is taken out here too.
  */
 @Service
 public class MaintenanceMode {
@@ -39,15 +53,34 @@ public class MaintenanceMode {
     private final ClusterStateAssembler assembler;
     private final PlanRecorder recorder;
     private final ClusterPolicies policies;
+    private final ObjectProvider<VSphereClient> clients;
+    private final Duration vcenterTimeout;
     private final Clock clock;
 
     public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, ClusterPolicies policies,
-                           Clock clock) {
+                           ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock) {
         this.jdbc = jdbc;
         this.assembler = assembler;
         this.recorder = recorder;
         this.policies = policies;
+        this.clients = clients;
+        this.vcenterTimeout = vcenter.getTimeout();
         this.clock = clock;
+    }
+
+    static final String VCENTER_NORMAL = "normal";
+    static final String VCENTER_ENTERING = "enteringMaintenance";
+    static final String VCENTER_IN_MAINTENANCE = "inMaintenance";
+
+    /** The datastore's maintenance mode as vCenter held it at the last inventory sync. */
+    private String vcenterMode(String datastoreId) {
+        return jdbc.queryForList("SELECT maintenance_mode FROM datastore WHERE moid = ?", String.class, datastoreId).stream()
+                .findFirst().filter(m -> m != null && !m.isBlank()).orElse(VCENTER_NORMAL);
+    }
+
+    /** Records what vCenter holds after a call it completed, ahead of the sync that will read it back. */
+    private void heldByVCenter(String datastoreId, String mode) {
+        jdbc.update("UPDATE datastore SET maintenance_mode = ? WHERE moid = ?", mode, datastoreId);
     }
 
     record Target(String id, String name, String clusterId) {
@@ -71,6 +104,16 @@ public class MaintenanceMode {
     public BalancingViews.MaintenanceView enter(String datastoreName, boolean ignoreAffinity) {
         Target t = target(datastoreName);
         synchronized (this) {
+            VSphereClient vcenter = clients.getIfAvailable();
+            if (vcenter != null && VCENTER_NORMAL.equals(vcenterMode(t.id()))) {
+                try {
+                    vcenter.enterDatastoreMaintenanceMode(t.id());
+                } catch (VimFaultException e) {
+                    throw new VCenterRefusedException("enter", "vCenter refused DatastoreEnterMaintenanceMode on datastore " + t.name()
+                            + ": " + e.getMessage());
+                }
+                heldByVCenter(t.id(), VCENTER_ENTERING);
+            }
             boolean storageDrsOn = policies.storageDrsOn(t.clusterId());
             Timestamp now = Timestamp.from(clock.instant());
             int updated = jdbc.update("UPDATE datastore_maintenance SET ignore_affinity = ?, updated_at = ? WHERE datastore_moid = ?",
@@ -122,12 +165,54 @@ public class MaintenanceMode {
     public BalancingViews.MaintenanceView exit(String datastoreName) {
         Target t = target(datastoreName);
         synchronized (this) {
-            if (jdbc.update("DELETE FROM datastore_maintenance WHERE datastore_moid = ?", t.id()) > 0) {
-                recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
-                recorder.history(t.clusterId(), "maintenance-exit", "datastore " + t.name() + " left maintenance mode", null);
+            VSphereClient vcenter = clients.getIfAvailable();
+            if (vcenter != null && !VCENTER_NORMAL.equals(vcenterMode(t.id()))) {
+                try {
+                    vcenter.completeTask(vcenter.exitDatastoreMaintenanceMode(t.id()), vcenterTimeout);
+                } catch (VimFaultException e) {
+                    throw new VCenterRefusedException("enter", "vCenter refused DatastoreExitMaintenanceMode_Task on datastore " + t.name()
+                            + ": " + e.getMessage());
+                }
+                heldByVCenter(t.id(), VCENTER_NORMAL);
             }
+            forget(t, "datastore " + t.name() + " left maintenance mode");
             return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(), false,
                     disksOn(t.id()), List.of(), List.of(), List.of(), List.of());
+        }
+    }
+
+    /** Drops the request and its still-pending evacuation. */
+    private void forget(Target t, String why) {
+        if (jdbc.update("DELETE FROM datastore_maintenance WHERE datastore_moid = ?", t.id()) > 0) {
+            recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
+            recorder.history(t.clusterId(), "maintenance-exit", why, null);
+        }
+    }
+
+    /**
+     * Follows vCenter: a datastore of a cluster that vCenter holds entering (or, already empty, in)
+     * maintenance mode while this server has no request for it was put there in the vSphere Client —
+     * it gets one, ENTERING, and its evacuation is planned below (an empty one settles at once); one this server has a request for that vCenter holds
+     * normal was taken out of maintenance there. Only with a vCenter connected: without one, the
+     * inventory's maintenance mode says nothing about what an administrator asked of vCenter.
+     */
+    void adoptVCenterMaintenance() {
+        if (clients.getIfAvailable() == null) {
+            return;
+        }
+        Timestamp now = Timestamp.from(clock.instant());
+        for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore d LEFT JOIN datastore_maintenance m"
+                        + " ON m.datastore_moid = d.moid WHERE d.cluster_moid IS NOT NULL AND d.maintenance_mode IN (?, ?)"
+                        + " AND m.datastore_moid IS NULL",
+                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
+            jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
+                    + " evacuation_planned) VALUES (?, ?, ?, FALSE, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), now, now);
+            recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode in vCenter", null);
+        }
+        for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid"
+                        + " WHERE d.maintenance_mode = ?",
+                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), VCENTER_NORMAL)) {
+            forget(t, "datastore " + t.name() + " left maintenance mode in vCenter");
         }
     }
 
@@ -136,10 +221,15 @@ public class MaintenanceMode {
                 .stream().findFirst().map(MaintenanceState::valueOf).orElse(MaintenanceState.NORMAL);
     }
 
-    /** ENTERING → IN_MAINTENANCE once the inventory shows the datastore empty (SPEC §4). */
+    /**
+     * ENTERING → IN_MAINTENANCE once the inventory shows the datastore empty (SPEC §4) and, with a
+     * vCenter connected, vCenter holds it {@code inMaintenance}: vCenter waits for every file of
+     * every VM, a VM's home included, and this server says what vCenter says.
+     */
     MaintenanceState settle(Target t, ClusterState state) {
         MaintenanceState after = MaintenanceEvacuation.stateAfter(state, t.id());
-        if (after == MaintenanceState.IN_MAINTENANCE && disksOn(t.id()) == 0
+        boolean vcenterAgrees = clients.getIfAvailable() == null || VCENTER_IN_MAINTENANCE.equals(vcenterMode(t.id()));
+        if (after == MaintenanceState.IN_MAINTENANCE && disksOn(t.id()) == 0 && vcenterAgrees
                 && jdbc.update("UPDATE datastore_maintenance SET state = ?, updated_at = ? WHERE datastore_moid = ? AND state = ?",
                         MaintenanceState.IN_MAINTENANCE.name(), Timestamp.from(clock.instant()), t.id(), MaintenanceState.ENTERING.name()) > 0) {
             recorder.history(t.clusterId(), "maintenance-entered", "datastore " + t.name() + " is empty: in maintenance", null);
@@ -148,11 +238,15 @@ public class MaintenanceMode {
     }
 
     /**
-     * Follows each evacuation as the inventory changes, and plans those that waited for Storage
-     * DRS to be turned on.
+     * Follows vCenter's maintenance mode ({@link #adoptVCenterMaintenance()}), each evacuation as
+     * the inventory changes, and plans those that waited for Storage DRS to be turned on or were
+     * begun in vCenter.
      */
     @Scheduled(fixedDelayString = "${sdrs.balancing.maintenance-check-interval:PT20S}")
     public void progress() {
+        synchronized (this) {
+            adoptVCenterMaintenance();
+        }
         List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned"
                         + " FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
                 (rs, i) -> new Entering(new Target(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getBoolean(4), rs.getBoolean(5)),

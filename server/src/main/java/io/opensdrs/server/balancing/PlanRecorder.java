@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.balance.Fault;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
 import io.opensdrs.server.migration.Recommendation;
@@ -112,7 +113,10 @@ public class PlanRecorder {
 
     /**
      * The applier's move: the listed disks, or — when the move carries every disk the VM has
-     * (SDRS's keep-together unit, SPEC §4) — the whole VM, home included.
+     * (SDRS's keep-together unit, SPEC §4) — the whole VM, home included. An evacuation for
+     * maintenance mode moves a VM with its only disk whole too: vCenter counts a datastore empty
+     * only once no VM has a file on it, the VM's home included; a balancing move of a single disk
+     * leaves the home where it is.
      */
     io.opensdrs.server.migration.Move toMigrationMove(Move m) {
         List<Integer> keys = new ArrayList<>();
@@ -120,7 +124,7 @@ public class PlanRecorder {
             keys.add(Integer.parseInt(d.substring(d.lastIndexOf('/') + 1)));
         }
         Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
-        boolean wholeVm = all != null && all == keys.size() && keys.size() > 1;
+        boolean wholeVm = all != null && all == keys.size() && (keys.size() > 1 || m.reason() == ReasonCode.DATASTORE_MAINT);
         return new io.opensdrs.server.migration.Move(m.vmId(), wholeVm ? List.of() : keys, m.destinationDatastoreId());
     }
 

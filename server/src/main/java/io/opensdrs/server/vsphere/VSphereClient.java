@@ -33,6 +33,17 @@ public interface VSphereClient extends AutoCloseable {
     String relocateVm(String vmId, String datastoreId) throws VimFaultException;
 
     /**
+     * DatastoreEnterMaintenanceMode: vCenter marks the datastore {@code enteringMaintenance} and
+     * returns a task that completes once no virtual machine uses it ({@code inMaintenance}).
+     *
+     * @return the task's id, or null when vCenter returns none
+     */
+    String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException;
+
+    /** DatastoreExitMaintenanceMode_Task: back to {@code normal}; a running enter task is cancelled. */
+    String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException;
+
+    /**
      * The pod's Storage DRS settings and rules as vCenter holds them now
      * ({@code podStorageDrsEntry.storageDrsConfig}).
      */

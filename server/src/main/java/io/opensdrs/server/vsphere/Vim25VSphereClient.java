@@ -170,6 +170,17 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
+    public String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
+        TaskTypes.StoragePlacementResult r = call(() -> vim.datastoreEnterMaintenanceMode(new ManagedObjectReference("Datastore", datastoreId)));
+        return r == null || r.task == null ? null : r.task.value();
+    }
+
+    @Override
+    public String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
+        return call(() -> vim.datastoreExitMaintenanceModeTask(new ManagedObjectReference("Datastore", datastoreId))).value();
+    }
+
+    @Override
     public StorageDrsRules storageDrsRules(String podId) throws VimFaultException {
         return InventoryAssembler.rules(podStorageDrsConfig(podId));
     }

@@ -135,10 +135,16 @@ abstract class BalancingIntegrationSuite {
      * both hosts see both; web (two disks) and db (one disk) live on ds-a.
      */
     static InventorySnapshot crowded(String version) {
+        return crowded(version, "normal");
+    }
+
+    /** The same, with ds-a in the given maintenance mode in vCenter. */
+    static InventorySnapshot crowded(String version, String dsAMaintenanceMode) {
         return new InventorySnapshot(version,
                 List.of(new InventorySnapshot.DatacenterInfo("datacenter-1", "dc1")),
                 List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1")),
-                List.of(InMemoryInventorySource.ds("datastore-11", "ds-a", "group-p1", 1000 * GB, 100 * GB),
+                List.of(new InventorySnapshot.DatastoreInfo("datastore-11", "ds-a", "ds:///vmfs/volumes/datastore-11/", "datacenter-1",
+                                "group-p1", 1000 * GB, 100 * GB, true, dsAMaintenanceMode),
                         InMemoryInventorySource.ds("datastore-12", "ds-b", "group-p1", 2000 * GB, 1800 * GB)),
                 List.of(new InventorySnapshot.HostInfo("host-21", "esx1", "datacenter-1", List.of("datastore-11", "datastore-12")),
                         new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12"))),
@@ -332,8 +338,10 @@ abstract class BalancingIntegrationSuite {
         Map<String, Object> s = settings("manual");
         s.put("vmOverrides", List.of(Map.of("vmId", "vm-32", "behavior", "excluded")));
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        vcenter.maintenanceCalls.clear();
         JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true, "ignoreAffinity", false), 200);
         assertThat(m.get("state").asText()).isEqualTo("ENTERING");
+        assertThat(vcenter.maintenanceCalls).as("vCenter's DatastoreEnterMaintenanceMode first").containsExactly("enter datastore-11");
         List<Long> recs = ids(m.get("recommendationIds"));
         assertThat(recs).hasSize(1);
         JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + recs.get(0) + "/explanation", null, 200);
@@ -349,7 +357,8 @@ abstract class BalancingIntegrationSuite {
                     .get("destinationDatastoreId").asText()).isNotEqualTo("datastore-11");
         }
 
-        // the disks leave ds-a (web moved, db deleted): the datastore is then in maintenance
+        // the disks leave ds-a (web moved, db deleted), and vCenter, its enter task done, holds it in maintenance: so
+        // does this server
         maintenance.progress();
         assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
         inventory.queue(new InventoryChanges("mm2", false, List.of(), List.of(), List.of(), List.of(),
@@ -359,15 +368,45 @@ abstract class BalancingIntegrationSuite {
                 List.of(new InventoryChanges.Removed(InventoryChanges.Kind.VM, "vm-32"))));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
         maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).as("no disk left, but vCenter still entering (a VM's home?)")
+                .isEqualTo("ENTERING");
+        inventory.queue(new InventoryChanges("mm2b", false, List.of(), List.of(),
+                List.of(new InventorySnapshot.DatastoreInfo("datastore-11", "ds-a", "ds:///vmfs/volumes/datastore-11/", "datacenter-1",
+                        "group-p1", 1000 * GB, 1000 * GB, true, "inMaintenance")), List.of(), List.of(), List.of()));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
+        maintenance.progress();
         assertThat(maintenance.state("datastore-11").name()).isEqualTo("IN_MAINTENANCE");
         JsonNode exit = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         assertThat(exit.get("state").asText()).isEqualTo("NORMAL");
+        assertThat(vcenter.maintenanceCalls).containsExactly("enter datastore-11", "exit datastore-11");
+
         // the settings as read go back unchanged though vm-32 has left the inventory; changing its entry is refused
         Map<String, Object> asRead = json.convertValue(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200), Map.class);
         assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", asRead, 200).get("vmOverrides").toString()).contains("vm-32");
         asRead.put("vmOverrides", List.of(Map.of("vmId", "vm-32", "behavior", "manual")));
         assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", asRead, 400).path("field").asText())
                 .isEqualTo("vmOverrides[0].vmId");
+        // entered in the vSphere Client: vCenter holds ds-a entering maintenance mode, this server nothing — it follows and
+        // plans the evacuation, without asking vCenter anything; taken out there, it is taken out here
+        inventory.setSnapshot(crowded("mm3", "enteringMaintenance"));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
+        List<Long> adopted = jdbc.queryForList("SELECT r.id FROM recommendation r JOIN recommendation_explanation e ON e.recommendation_id = r.id"
+                + " WHERE r.state = 'PENDING' AND e.reason_code = 'datastoreMaint' AND e.source_datastore = 'datastore-11'", Long.class);
+        assertThat(adopted).isNotEmpty();
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("entering maintenance mode in vCenter");
+        inventory.setSnapshot(crowded("mm4"));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("NORMAL");
+        for (long id : adopted) {
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).get("state").asText()).isEqualTo("DISMISSED");
+        }
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("left maintenance mode in vCenter");
+        assertThat(vcenter.maintenanceCalls).containsExactly("enter datastore-11", "exit datastore-11");
         Map<String, Object> reset = settings("manual");
         reset.put("vmOverrides", List.of());
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
@@ -550,6 +589,17 @@ abstract class BalancingIntegrationSuite {
         } finally {
             vcenter.refusesPodConfiguration = false;
         }
+        // maintenance mode is vCenter's: refused there, refused here, and nothing is stored
+        vcenter.refusesMaintenance = true;
+        try {
+            JsonNode refused = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 502);
+            assertThat(refused.path("field").asText()).isEqualTo("enter");
+            assertThat(refused.path("detail").asText()).contains("DatastoreEnterMaintenanceMode", "InvalidState");
+            assertThat(maintenance.state("datastore-11").name()).isEqualTo("NORMAL");
+            assertThat(fingerprint()).isEqualTo(before);
+        } finally {
+            vcenter.refusesMaintenance = false;
+        }
         // and nothing is reachable anonymously
         assertThat(rest.postForEntity("/api/v1/clusters/group-p1/run", null, String.class).getStatusCode().value()).isEqualTo(401);
         assertThat(fingerprint()).isEqualTo(before);
@@ -618,7 +668,7 @@ abstract class BalancingIntegrationSuite {
 
         // off again, this time in vCenter (the sync adopts podConfig.enabled = false): the scheduler's tick withdraws the
         // evacuation's recommendations, and it waits again
-        InventorySnapshot disabled = crowded("off2");
+        InventorySnapshot disabled = crowded("off2", "enteringMaintenance");
         disabled = new InventorySnapshot(disabled.version(), disabled.datacenters(),
                 List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
                         new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null),
@@ -639,5 +689,6 @@ abstract class BalancingIntegrationSuite {
         assertThat(pendingWithReason("datastoreMaint")).isEqualTo(evacuation);
         call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         call(HttpMethod.POST, "/api/v1/recommendations/" + own + "/dismiss", null, 200);
+        syncCrowded("off3");
     }
 }

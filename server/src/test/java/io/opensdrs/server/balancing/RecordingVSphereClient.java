@@ -30,12 +30,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class RecordingVSphereClient implements VSphereClient {
 
     public final List<String> relocations = new CopyOnWriteArrayList<>();
+    /** DatastoreEnterMaintenanceMode and DatastoreExitMaintenanceMode_Task calls: "enter datastore-11", "exit datastore-11". */
+    public final List<String> maintenanceCalls = new CopyOnWriteArrayList<>();
+    /** DatastoreEnterMaintenanceMode and DatastoreExitMaintenanceMode_Task fail with InvalidState while this is set. */
+    public volatile boolean refusesMaintenance;
     /** ConfigureStorageDrsForPod_Task fails with NotSupported while this is set. */
     public volatile boolean refusesPodConfiguration;
     private final Map<String, StorageDrsRules.PodSettings> podSettings = new ConcurrentHashMap<>();
     /** pod → VM → its automation other than DEFAULT. */
     private final Map<String, Map<String, VmOverride>> vmAutomation = new ConcurrentHashMap<>();
-    private final Set<String> podTasks = ConcurrentHashMap.newKeySet();
+    private final Set<String> completedTasks = ConcurrentHashMap.newKeySet();
     private volatile InventorySnapshot inventory = new InventorySnapshot("0", List.of(), List.of(), List.of(), List.of(), List.of());
     private final AtomicInteger tasks = new AtomicInteger();
 
@@ -80,8 +84,28 @@ public class RecordingVSphereClient implements VSphereClient {
     }
 
     @Override
+    public String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
+        if (refusesMaintenance) {
+            throw new VimFaultException("DatastoreEnterMaintenanceMode", "InvalidState", "the recording fixture refuses maintenance mode");
+        }
+        maintenanceCalls.add("enter " + datastoreId);
+        return "task-" + tasks.incrementAndGet(); // runs until the datastore is empty: never completes here
+    }
+
+    @Override
+    public String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
+        if (refusesMaintenance) {
+            throw new VimFaultException("DatastoreExitMaintenanceMode_Task", "InvalidState", "the recording fixture refuses maintenance mode");
+        }
+        maintenanceCalls.add("exit " + datastoreId);
+        String task = "task-" + tasks.incrementAndGet();
+        completedTasks.add(task);
+        return task;
+    }
+
+    @Override
     public TaskStatus task(String taskId) {
-        return podTasks.contains(taskId) ? new TaskStatus(taskId, "success", 100, null, null)
+        return completedTasks.contains(taskId) ? new TaskStatus(taskId, "success", 100, null, null)
                 : new TaskStatus(taskId, "running", 10, null, null);
     }
 
@@ -121,7 +145,7 @@ public class RecordingVSphereClient implements VSphereClient {
                 or(c.latencyThresholdMs(), held.latencyThresholdMs()), or(c.ioImbalanceThreshold(), held.ioImbalanceThreshold()),
                 or(c.spaceAutomationLevel(), held.spaceAutomationLevel()), or(c.ioAutomationLevel(), held.ioAutomationLevel())));
         String task = "task-" + tasks.incrementAndGet();
-        podTasks.add(task);
+        completedTasks.add(task);
         return task;
     }
 

@@ -20,8 +20,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,15 +69,8 @@ class StorageDrsRulesVcsimTest {
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
-        vcsim = FaithfulVcsim.start(WORLD, "sdrs-rules", "-username", "sdrs", "-password", "sdrs-pass");
-        Path dir = Files.createTempDirectory("sdrs-rules-");
-        Path passwordFile = dir.resolve("vcenter-password");
-        Files.writeString(passwordFile, "sdrs-pass");
-        r.add("sdrs.data-dir", dir::toString);
-        r.add("sdrs.vcenter.url", () -> vcsim.sdkUrl().toString());
-        r.add("sdrs.vcenter.user", () -> "sdrs");
-        r.add("sdrs.vcenter.password-file", passwordFile::toString);
-        r.add("sdrs.vcenter.insecure", () -> "true");
+        vcsim = FaithfulVcsim.start(WORLD, "sdrs-rules", "-username", FaithfulVcsim.USER, "-password", FaithfulVcsim.PASSWORD);
+        FaithfulVcsim.registerAsVCenter(r, vcsim, "rules");
     }
 
     @AfterAll

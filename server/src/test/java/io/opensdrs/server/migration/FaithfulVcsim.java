@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.server.vsphere.GoTool;
 import io.opensdrs.server.vsphere.VcsimProcess;
 
+import org.springframework.test.context.DynamicPropertyRegistry;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,28 @@ public final class FaithfulVcsim {
         List<String> f = new ArrayList<>(List.of("-inventory", world.toString(), "-ds-root", dsRoot.toString()));
         f.addAll(List.of(flags));
         return VcsimProcess.start(binary(), f.toArray(String[]::new));
+    }
+
+    /** The credentials the simulators of the server's tests are started with ({@code -username}, {@code -password}). */
+    public static final String USER = "sdrs";
+    public static final String PASSWORD = "sdrs-pass";
+
+    /**
+     * Points the server under test at this simulator (started with {@link #USER} and
+     * {@link #PASSWORD}): a data directory of its own and the password in a file, as in production.
+     *
+     * @return the password file
+     */
+    public static Path registerAsVCenter(DynamicPropertyRegistry r, VcsimProcess vcsim, String name) throws IOException {
+        Path dir = Files.createTempDirectory("sdrs-" + name + "-");
+        Path passwordFile = dir.resolve("vcenter-password");
+        Files.writeString(passwordFile, PASSWORD);
+        r.add("sdrs.data-dir", dir::toString);
+        r.add("sdrs.vcenter.url", () -> vcsim.sdkUrl().toString());
+        r.add("sdrs.vcenter.user", () -> USER);
+        r.add("sdrs.vcenter.password-file", passwordFile::toString);
+        r.add("sdrs.vcenter.insecure", () -> "true");
+        return passwordFile;
     }
 
     /** "[ds2] vm1/disk1.vmdk" of the disk with this key. */

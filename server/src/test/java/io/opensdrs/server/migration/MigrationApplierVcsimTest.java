@@ -76,15 +76,8 @@ class MigrationApplierVcsimTest {
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
-        vcsim = FaithfulVcsim.start(world(), "applier", "-relocate-rate-mbps", "512", "-username", "sdrs", "-password", "sdrs-pass");
-        Path dir = Files.createTempDirectory("sdrs-applier-");
-        passwordFile = dir.resolve("vcenter-password");
-        Files.writeString(passwordFile, "sdrs-pass");
-        r.add("sdrs.data-dir", dir::toString);
-        r.add("sdrs.vcenter.url", () -> vcsim.sdkUrl().toString());
-        r.add("sdrs.vcenter.user", () -> "sdrs");
-        r.add("sdrs.vcenter.password-file", passwordFile::toString);
-        r.add("sdrs.vcenter.insecure", () -> "true");
+        vcsim = FaithfulVcsim.start(world(), "applier", "-relocate-rate-mbps", "512", "-username", FaithfulVcsim.USER, "-password", FaithfulVcsim.PASSWORD);
+        passwordFile = FaithfulVcsim.registerAsVCenter(r, vcsim, "applier");
     }
 
     @AfterAll
@@ -315,7 +308,7 @@ class MigrationApplierVcsimTest {
             }
             done = applyAndWait(id);
         } finally {
-            Files.writeString(passwordFile, "sdrs-pass");
+            Files.writeString(passwordFile, FaithfulVcsim.PASSWORD);
         }
         assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("FAILED");
         assertThat(done.get("faultType").asText()).isEqualTo("InvalidLogin");

@@ -125,6 +125,9 @@ class WholeLoopIT {
         ServerApi api = loop.api();
         JsonNode answer = api.post("/api/v1/datastores/silver-7k1/maintenance", Map.of("enter", true, "ignoreAffinity", false));
         SystemLoops.say("maintenance: " + answer);
+        // the datastore's maintenance mode is vCenter's: entering there (in maintenance once empty), read with govc
+        assertThat(loop.govc().json("datastore.info", "-json", "silver-7k1").at("/datastores/0/summary/maintenanceMode").asText())
+                .isIn("enteringMaintenance", "inMaintenance");
         String cluster = SystemLoops.clusterId(loop, "silver");
         SystemLoops.await("silver-7k1 empty in vCenter, or faults reported", Duration.ofMinutes(4), () -> {
             for (JsonNode r : api.get("/api/v1/clusters/" + cluster + "/recommendations")) {

@@ -57,6 +57,18 @@ public final class TaskTypes {
         }
     }
 
+    /**
+     * What DatastoreEnterMaintenanceMode returns: the task that completes once the datastore is
+     * empty. vCenter's own Storage DRS recommendations and faults (present only when it runs for
+     * the pod) are not read: this server makes its own.
+     */
+    @XmlType(name = "StoragePlacementResult")
+    public static class StoragePlacementResult {
+        @XmlAnyElement
+        public List<Element> vcenterStorageDrs = new ArrayList<>();
+        public ManagedObjectReference task;
+    }
+
     @XmlType(name = "VirtualMachineRelocateSpecDiskLocator", propOrder = {"diskId", "datastore"})
     public static class DiskLocator {
         public int diskId;

@@ -174,6 +174,16 @@ public final class Vim25Client {
         return soap.call("RelocateVM_Task", req, ManagedObjectReference.class);
     }
 
+    // ------------------------------------------------------------------ Datastore
+
+    public TaskTypes.StoragePlacementResult datastoreEnterMaintenanceMode(ManagedObjectReference datastore) throws VimFaultException {
+        return soap.call("DatastoreEnterMaintenanceMode", new VimRequests.ThisOnly(datastore), TaskTypes.StoragePlacementResult.class);
+    }
+
+    public ManagedObjectReference datastoreExitMaintenanceModeTask(ManagedObjectReference datastore) throws VimFaultException {
+        return soap.call("DatastoreExitMaintenanceMode_Task", new VimRequests.ThisOnly(datastore), ManagedObjectReference.class);
+    }
+
     // ------------------------------------------------------------------ StorageResourceManager
 
     public ManagedObjectReference configureStorageDrsForPodTask(ManagedObjectReference pod, InventoryTypes.StorageDrsConfigSpec spec,

@@ -1,0 +1,183 @@
+package io.opensdrs.server.balancing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.AdminApi;
+import io.opensdrs.server.inventory.InventorySync;
+import io.opensdrs.server.migration.FaithfulVcsim;
+import io.opensdrs.server.vsphere.VcsimProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpMethod;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Datastore maintenance mode is vCenter's (our simulator's DatastoreEnterMaintenanceMode and
+ * DatastoreExitMaintenanceMode_Task, read from outside with govc): entered through this server, the
+ * datastore is entering maintenance mode in vCenter, its evacuation applied empties it and vCenter
+ * marks it in maintenance; entered with govc, as in the vSphere Client, this server follows and
+ * evacuates it; exited with govc, it follows again.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sdrs.grpc.port=0",
+        "sdrs.security.users[0].name=admin",
+        "sdrs.security.users[0].password=test-secret",
+        "sdrs.inventory.incremental-interval=PT1H",
+        "sdrs.models.refresh-interval=PT1H",
+        "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.balancing.maintenance-check-interval=PT1H",
+        "sdrs.balancing.scheduler-tick=PT1H",
+        "sdrs.plugin.register=false",
+        "sdrs.vcenter.timeout=PT20S",
+})
+class MaintenanceModeVcsimTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static VcsimProcess vcsim;
+
+    /** a and b on ds1, c on ds2, ds3 empty: each datastore can take the others' disks. */
+    static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
+            + "{\"name\":\"ds1\",\"capacityGB\":100},{\"name\":\"ds2\",\"capacityGB\":100},{\"name\":\"ds3\",\"capacityGB\":100}]}],"
+            + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
+            + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+
+    @DynamicPropertySource
+    static void vcenter(DynamicPropertyRegistry r) throws Exception {
+        vcsim = FaithfulVcsim.start(WORLD, "maintenance-mode", "-username", FaithfulVcsim.USER, "-password", FaithfulVcsim.PASSWORD);
+        FaithfulVcsim.registerAsVCenter(r, vcsim, "maintenance");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (vcsim != null) {
+            vcsim.close();
+        }
+    }
+
+    @Autowired InventorySync sync;
+    @Autowired MaintenanceMode maintenance;
+    @Autowired TestRestTemplate rest;
+
+    /** summary.maintenanceMode as vCenter holds it, read with govc. */
+    String heldMode(String ds) throws Exception {
+        return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/maintenanceMode").asText();
+    }
+
+    String moid(String ds) throws Exception {
+        return FaithfulVcsim.moid(vcsim, "s", ds);
+    }
+
+    /** Syncs the inventory and follows vCenter's maintenance modes until {@code done}, for at most 60 s. */
+    void followUntil(BooleanSupplier done) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!done.getAsBoolean() && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            maintenance.progress();
+            Thread.sleep(200);
+        }
+    }
+
+    void applyAll(JsonNode recommendationIds) throws Exception {
+        for (JsonNode id : recommendationIds) {
+            new AdminApi(rest).call(HttpMethod.POST, "/api/v1/recommendations/" + id.asLong() + "/apply", null, 200);
+        }
+    }
+
+    @Test
+    void maintenanceModeIsVCentersEnteredHereOrInTheVSphereClient() throws Exception {
+        try {
+            sync.fullSync();
+        } catch (RuntimeException startupSyncRacing) {
+            sync.fullSync();
+        }
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldMode("ds1")).isEqualTo("normal");
+
+        // entered through this server: vCenter holds ds1 entering until its evacuation, applied, has emptied it
+        JsonNode m = api.call(HttpMethod.POST, "/api/v1/datastores/ds1/maintenance", Map.of("enter", true), 200);
+        assertThat(m.get("state").asText()).isEqualTo("ENTERING");
+        assertThat(m.get("recommendationIds")).hasSize(2);
+        assertThat(heldMode("ds1")).isEqualTo("enteringMaintenance");
+        applyAll(m.get("recommendationIds"));
+        followUntil(() -> maintenance.state(moidOf("ds1")).name().equals("IN_MAINTENANCE"));
+        assertThat(maintenance.state(moid("ds1")).name()).isEqualTo("IN_MAINTENANCE");
+        assertThat(heldMode("ds1")).as("vCenter's enter task completed once ds1 was empty").isEqualTo("inMaintenance");
+        assertThat(vcsim.govc("datastore.info", "-json", "ds1")).doesNotContain("\"vm\":[{");
+
+        // exited through this server: normal in vCenter too
+        assertThat(api.call(HttpMethod.POST, "/api/v1/datastores/ds1/maintenance", Map.of("enter", false), 200).get("state").asText())
+                .isEqualTo("NORMAL");
+        assertThat(heldMode("ds1")).isEqualTo("normal");
+
+        // entered with govc, as in the vSphere Client ("Enter SDRS Maintenance Mode"): govc waits for vCenter's task,
+        // this server follows and plans the evacuation; applied, the task completes
+        CompletableFuture<String> entering = CompletableFuture.supplyAsync(() -> {
+            try {
+                return vcsim.govc("datastore.maintenance.enter", "-ds", "ds2");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        followUntil(() -> maintenance.state(moidOf("ds2")).name().equals("ENTERING") && !pending("ds2").isEmpty());
+        assertThat(maintenance.state(moid("ds2")).name()).isEqualTo("ENTERING");
+        List<Long> evacuation = pending("ds2");
+        assertThat(evacuation).as("c, and a and b if they went to ds2").isNotEmpty();
+        assertThat(entering).as("govc still waits for vCenter's enter task").isNotDone();
+        assertThat(heldMode("ds2")).isEqualTo("enteringMaintenance");
+        applyAll(JSON.valueToTree(evacuation));
+        entering.get(60, TimeUnit.SECONDS);
+        assertThat(heldMode("ds2")).isEqualTo("inMaintenance");
+        followUntil(() -> maintenance.state(moidOf("ds2")).name().equals("IN_MAINTENANCE"));
+        assertThat(maintenance.state(moid("ds2")).name()).isEqualTo("IN_MAINTENANCE");
+
+        // exited with govc: this server follows
+        vcsim.govc("datastore.maintenance.exit", "-ds", "ds2");
+        followUntil(() -> maintenance.state(moidOf("ds2")).name().equals("NORMAL"));
+        assertThat(maintenance.state(moid("ds2")).name()).isEqualTo("NORMAL");
+        String podId = FaithfulVcsim.moid(vcsim, "StoragePod", "POD0");
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId + "/history", null, 200).toString())
+                .contains("entering maintenance mode in vCenter", "left maintenance mode in vCenter");
+    }
+
+    private String moidOf(String ds) {
+        try {
+            return moid(ds);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Pending evacuation recommendations off the datastore. */
+    private List<Long> pending(String ds) {
+        try {
+            JsonNode recs = new AdminApi(rest).call(HttpMethod.GET, "/api/v1/clusters/" + FaithfulVcsim.moid(vcsim, "StoragePod", "POD0")
+                    + "/recommendations", null, 200);
+            String id = moid(ds);
+            List<Long> out = new ArrayList<>();
+            recs.forEach(r -> {
+                if ("PENDING".equals(r.path("state").asText()) && "datastoreMaint".equals(r.path("reason").asText())
+                        && id.equals(r.path("source").asText())) {
+                    out.add(r.get("id").asLong());
+                }
+            });
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
