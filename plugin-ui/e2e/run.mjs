@@ -469,15 +469,19 @@ try {
             await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
             const applyButtons = await page.locator('[data-testid^="apply-"]:not([data-testid="apply-all"])').count();
             assert(applyButtons === 0, `${applyButtons} recommendations offered for applying with Storage DRS off`);
-            // entering maintenance mode again, from the plugin's dialog: nothing is recommended, and the dialog says why
+            // out of maintenance mode and into it again, from the plugin's dialog: vCenter holds it entering (govc),
+            // nothing is recommended, and the dialog says why
+            await maintenance(evacuating, false);
             await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
             await page.click('[data-testid="maintenance"]');
             await page.click('[data-testid="modal"] [data-testid="modal-confirm"]');
             const said = await page.locator('[data-testid="modal"] [data-testid="modal-done"]').innerText({ timeout: 20000 });
             assert(/0 recommendations/.test(said) && /Storage DRS is turned off/.test(said), `maintenance dialog with Storage DRS off: ${said}`);
             await page.click('[data-testid="modal-close"]');
+            const heldMode = JSON.parse(await govc(['datastore.info', '-json', evacuating])).datastores?.[0]?.summary?.maintenanceMode;
+            assert(heldMode === 'enteringMaintenance', `vCenter holds ${evacuating} ${heldMode} after entering from the dialog`);
             refused = `, run now 409, ${pendingBefore} pending recommendations (${evacuating}'s evacuation) before, 0 after;`
-              + ` maintenance dialog: "${said.slice(0, 60)}…"`;
+              + ` maintenance dialog: "${said.slice(0, 60)}…", vCenter: ${heldMode}`;
           } else {
             // on again: the evacuation that waited is planned by the server's maintenance loop (every 20 s)
             const deadline = Date.now() + 90000;

@@ -64,7 +64,7 @@ export async function maintenanceModal(ctx: PageContext): Promise<HTMLElement> {
   return modalShell('modal-maintenance',
     h('div', null,
       h('p', null, enter
-        ? `Enter maintenance mode on ${ds}: Storage DRS recommends moving every virtual disk off it; it stays "entering" until all are gone; disks that cannot move are reported as faults. While Storage DRS is off for the cluster, it recommends nothing until it is turned on.`
+        ? `Enter maintenance mode on ${ds}: vCenter marks it entering maintenance mode and places nothing new on it; Storage DRS recommends moving every virtual disk off it, with its VM's files; it stays "entering" until all are gone; disks that cannot move are reported as faults. While Storage DRS is off for the cluster, it recommends nothing until it is turned on.`
         : `Exit maintenance mode on ${ds}: it receives load again.`),
       enter ? h('div', { class: 'clr-checkbox-wrapper' }, ignore, h('label', { for: 'ignore-affinity' }, 'Ignore affinity rules for maintenance')) : null,
       status),
