@@ -49,8 +49,9 @@ func (r *relocator) syncAccessibility() {
 	}
 }
 
-// watchAccessibility polls datastore directories until stop is closed.
-func (r *relocator) watchAccessibility(every time.Duration, stop <-chan struct{}) {
+// watch polls, until stop is closed, what no API call changes: datastore directories (accessibility)
+// and datastores emptied by relocations (maintenance.go's enter tasks).
+func (r *relocator) watch(every time.Duration, stop <-chan struct{}) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -59,6 +60,7 @@ func (r *relocator) watchAccessibility(every time.Duration, stop <-chan struct{}
 			return
 		case <-t.C:
 			r.syncAccessibility()
+			r.settleMaintenance()
 		}
 	}
 }

@@ -145,8 +145,7 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 	if s.reloc != nil {
 		s.reloc.install(simulator.Map)
 		s.reloc.syncAccessibility()
-		go s.reloc.watchAccessibility(o.WatchEvery, s.stop)
-		go s.reloc.watchMaintenance(o.WatchEvery, s.stop)
+		go s.reloc.watch(o.WatchEvery, s.stop)
 	}
 	return s, nil
 }

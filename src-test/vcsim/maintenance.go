@@ -1,8 +1,6 @@
 package main
 
 import (
-	"time"
-
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/vim25/methods"
 	"github.com/vmware/govmomi/vim25/mo"
@@ -175,18 +173,4 @@ func inMaintenance(ctx *simulator.Context, ds *simulator.Datastore) types.BaseMe
 		return nil
 	}
 	return &types.InvalidDatastoreState{DatastoreName: ds.Name}
-}
-
-// watchMaintenance settles enter tasks until stop is closed.
-func (r *relocator) watchMaintenance(every time.Duration, stop <-chan struct{}) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			r.settleMaintenance()
-		}
-	}
 }

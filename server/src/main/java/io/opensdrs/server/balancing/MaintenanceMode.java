@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
@@ -84,6 +85,8 @@ public class MaintenanceMode {
     }
 
     record Target(String id, String name, String clusterId) {
+        /** Read from the first three columns: datastore moid, name, cluster moid. */
+        static final RowMapper<Target> COLUMNS = (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3));
     }
 
     /** An ENTERING datastore as the progress loop reads it. */
@@ -92,7 +95,7 @@ public class MaintenanceMode {
 
     Target target(String datastoreName) {
         Target t = jdbc.query("SELECT moid, name, cluster_moid FROM datastore WHERE name = ? ORDER BY moid",
-                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), datastoreName).stream().findFirst()
+                Target.COLUMNS, datastoreName).stream().findFirst()
                 .orElseThrow(() -> new NotFoundException("no datastore " + datastoreName));
         if (t.clusterId() == null) {
             throw new IllegalStateException("datastore " + datastoreName + " is not in a datastore cluster: Storage DRS maintenance mode"
@@ -204,14 +207,14 @@ public class MaintenanceMode {
         for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore d LEFT JOIN datastore_maintenance m"
                         + " ON m.datastore_moid = d.moid WHERE d.cluster_moid IS NOT NULL AND d.maintenance_mode IN (?, ?)"
                         + " AND m.datastore_moid IS NULL",
-                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
+                Target.COLUMNS, VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
             jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
                     + " evacuation_planned) VALUES (?, ?, ?, FALSE, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), now, now);
             recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode in vCenter", null);
         }
         for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid"
                         + " WHERE d.maintenance_mode = ?",
-                (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3)), VCENTER_NORMAL)) {
+                Target.COLUMNS, VCENTER_NORMAL)) {
             forget(t, "datastore " + t.name() + " left maintenance mode in vCenter");
         }
     }
@@ -249,7 +252,7 @@ public class MaintenanceMode {
         }
         List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned"
                         + " FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
-                (rs, i) -> new Entering(new Target(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getBoolean(4), rs.getBoolean(5)),
+                (rs, i) -> new Entering(Target.COLUMNS.mapRow(rs, i), rs.getBoolean(4), rs.getBoolean(5)),
                 MaintenanceState.ENTERING.name());
         for (Entering e : entering) {
             Target t = e.target();
