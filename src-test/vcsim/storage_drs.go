@@ -124,6 +124,14 @@ func applyStorageDrsSpec(ctx *simulator.Context, cur types.StorageDrsConfigInfo,
 			}
 			c.Rule = rules
 		}
+		c.Option = append([]types.BaseOptionValue(nil), c.Option...)
+		for i, o := range s.Option {
+			options, f := applyOption(c.Option, o, fmt.Sprintf("podConfigSpec.option[%d]", i))
+			if f != nil {
+				return next, f
+			}
+			c.Option = options
+		}
 	}
 	for i, v := range spec.VmConfigSpec {
 		configs, f := applyVmConfig(ctx, next.VmConfig, v, fmt.Sprintf("vmConfigSpec[%d]", i))
@@ -284,6 +292,51 @@ func applyVmConfig(ctx *simulator.Context, configs []types.StorageDrsVmConfigInf
 		return append(append(configs[:i:i], info), configs[i+1:]...), nil
 	}
 	return append(configs, info), nil
+}
+
+// ignoreAffinityForMaintenance is the pod's advanced option "Ignore affinity rules for maintenance":
+// "1" lets maintenance-mode evacuations break affinity rules, "0" (or none) keeps them.
+const ignoreAffinityForMaintenance = "IgnoreAffinityRulesForMaintenance"
+
+// applyOption adds, edits or removes one of the pod's advanced options (podConfig.option, an
+// ArrayUpdateSpec keyed by the option's key). Keys are free, as in the vSphere Client's advanced
+// options; the value of IgnoreAffinityRulesForMaintenance must be 0 or 1.
+func applyOption(options []types.BaseOptionValue, o types.StorageDrsOptionSpec, field string) ([]types.BaseOptionValue, types.BaseMethodFault) {
+	find := func(key string) int {
+		for i, v := range options {
+			if v.GetOptionValue().Key == key {
+				return i
+			}
+		}
+		return -1
+	}
+	if o.Operation == types.ArrayUpdateOperationRemove {
+		key, ok := o.RemoveKey.(string)
+		i := find(key)
+		if !ok || i < 0 {
+			return nil, invalidProperty(field + ".removeKey")
+		}
+		return append(options[:i:i], options[i+1:]...), nil
+	}
+	if o.Option == nil || o.Option.GetOptionValue().Key == "" {
+		return nil, invalidProperty(field + ".option.key")
+	}
+	v := *o.Option.GetOptionValue()
+	if v.Key == ignoreAffinityForMaintenance {
+		if s, _ := v.Value.(string); s != "0" && s != "1" {
+			return nil, invalidProperty(field + ".option.value")
+		}
+	}
+	i := find(v.Key)
+	switch {
+	case o.Operation == types.ArrayUpdateOperationAdd && i >= 0, o.Operation == types.ArrayUpdateOperationEdit && i < 0:
+		return nil, invalidProperty(field + ".option.key")
+	case o.Operation != types.ArrayUpdateOperationAdd && o.Operation != types.ArrayUpdateOperationEdit:
+		return nil, invalidProperty(field + ".operation")
+	case i >= 0:
+		return append(append(options[:i:i], &v), options[i+1:]...), nil
+	}
+	return append(options, &v), nil
 }
 
 func invalidProperty(name string) types.BaseMethodFault {

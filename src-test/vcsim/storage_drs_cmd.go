@@ -271,6 +271,16 @@ func podConfigSpec(held types.StorageDrsPodConfigInfo, pairs string) (*types.Sto
 			auto().SpaceLoadBalanceAutomationMode = value
 		case "ioLoadBalanceAutomationMode":
 			auto().IoLoadBalanceAutomationMode = value
+		case ignoreAffinityForMaintenance:
+			// an advanced option: added, or edited when the pod holds it
+			op := types.ArrayUpdateOperationAdd
+			for _, o := range held.Option {
+				if o.GetOptionValue().Key == name {
+					op = types.ArrayUpdateOperationEdit
+				}
+			}
+			spec.Option = append(spec.Option, types.StorageDrsOptionSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: op},
+				Option: &types.OptionValue{Key: name, Value: value}})
 		default:
 			return nil, fmt.Errorf("-pod-config: unknown property %q", name)
 		}

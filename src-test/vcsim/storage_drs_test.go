@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -188,5 +189,51 @@ func TestConfigureStorageDrsPodThresholds(t *testing.T) {
 	}
 	if _, err := podConfigSpec(c, "loadBalanceInterval=60"); err == nil {
 		t.Fatal("an unknown property was taken")
+	}
+}
+
+// The pod's advanced option "Ignore affinity rules for maintenance" (podConfig.option) is added,
+// edited and removed by key; a value other than 0 or 1, an edit of an option the pod lacks, or a
+// removal of one it lacks is InvalidArgument naming the field, and changes nothing.
+func TestConfigureStorageDrsAdvancedOptions(t *testing.T) {
+	e := start(t, world, Options{})
+	held := func() string {
+		for _, o := range e.podConfig("POD0").PodConfig.Option {
+			if v := o.GetOptionValue(); v.Key == ignoreAffinityForMaintenance {
+				return fmt.Sprint(v.Value)
+			}
+		}
+		return ""
+	}
+	set := func(value string) error {
+		spec, err := podConfigSpec(e.podConfig("POD0").PodConfig, ignoreAffinityForMaintenance+"="+value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.configure(types.StorageDrsConfigSpec{PodConfigSpec: spec}, true)
+	}
+	if err := set("1"); err != nil || held() != "1" {
+		t.Fatalf("add: %v, held %q", err, held())
+	}
+	if err := set("0"); err != nil || held() != "0" {
+		t.Fatalf("edit: %v, held %q", err, held())
+	}
+	if err := set("yes"); err == nil || !strings.Contains(err.Error(), "podConfigSpec.option[0].option.value") || held() != "0" {
+		t.Fatalf("value yes: %v, held %q", err, held())
+	}
+	add := types.StorageDrsOptionSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
+		Option: &types.OptionValue{Key: ignoreAffinityForMaintenance, Value: "1"}}
+	err := e.configure(types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Option: []types.StorageDrsOptionSpec{add}}}, true)
+	if err == nil || !strings.Contains(err.Error(), "podConfigSpec.option[0].option.key") {
+		t.Fatalf("adding a held key: %v", err)
+	}
+	remove := types.StorageDrsOptionSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationRemove,
+		RemoveKey: ignoreAffinityForMaintenance}}
+	if err := e.configure(types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Option: []types.StorageDrsOptionSpec{remove}}}, true); err != nil || held() != "" {
+		t.Fatalf("remove: %v, held %q", err, held())
+	}
+	err = e.configure(types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Option: []types.StorageDrsOptionSpec{remove}}}, true)
+	if err == nil || !strings.Contains(err.Error(), "podConfigSpec.option[0].removeKey") {
+		t.Fatalf("removing a key the pod lacks: %v", err)
 	}
 }
