@@ -20,7 +20,8 @@ public final class ApiViews {
                                boolean ioLoadBalanceEnabled, boolean keepVmdksTogether, double congestionAlpha,
                                String spaceAutomationLevel, String ioAutomationLevel, String strategy, String spaceThresholdMode,
                                int freeSpaceThresholdGb, List<SettingsRequest.VmOverrideEntry> vmOverrides,
-                               List<SettingsRequest.ServiceClassEntry> serviceClasses, boolean storageDrsEnabled) {
+                               List<SettingsRequest.ServiceClassEntry> serviceClasses, boolean storageDrsEnabled,
+                               boolean ignoreAffinityForMaintenance) {
     }
 
     /**
@@ -74,8 +75,13 @@ public final class ApiViews {
     public record AgentIssued(String agentId, String token, String issuedAt, String note) {
     }
 
+    /**
+     * @param diskKey the disk, when the recommendation moves one; null for several or the whole VM
+     * @param homeOnly the VM's home alone moves (its configuration files), its disks stay
+     */
     public record RecommendationView(long id, String vm, Integer diskKey, String source, String destination, String reason,
-                                     Double benefit, Double cost, Double confidence, String state, String createdAt) {
+                                     Double benefit, Double cost, Double confidence, String state, String createdAt,
+                                     boolean homeOnly) {
     }
 
     public record HistoryView(long id, String action, String detail, Long recommendationId, String occurredAt) {

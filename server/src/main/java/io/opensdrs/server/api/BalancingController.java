@@ -52,6 +52,7 @@ public class BalancingController {
     }
 
     /** POST /clusters/{id}/maintenance body. */
+    /** @param ignoreAffinity for this request; absent, the cluster's "ignore affinity rules for maintenance" */
     public record MaintenanceRequest(@NotNull Boolean enter, Boolean ignoreAffinity) {
     }
 
@@ -94,7 +95,7 @@ public class BalancingController {
     public BalancingViews.MaintenanceView maintenance(
             @PathVariable @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String name,
             @Valid @RequestBody MaintenanceRequest r) {
-        return r.enter() ? maintenance.enter(name, Boolean.TRUE.equals(r.ignoreAffinity())) : maintenance.exit(name);
+        return r.enter() ? maintenance.enter(name, r.ignoreAffinity()) : maintenance.exit(name);
     }
 
     @PostMapping("/clusters/{clusterId}/placement")

@@ -259,6 +259,9 @@ public class ClustersController {
         if (r.ioAutomationLevel() != null) {
             s.setIoAutomationLevel("inherit".equals(r.ioAutomationLevel()) ? null : r.ioAutomationLevel());
         }
+        if (r.ignoreAffinityForMaintenance() != null) {
+            s.setIgnoreAffinityForMaintenance(r.ignoreAffinityForMaintenance());
+        }
         if (r.strategy() != null) {
             s.setStrategy(r.strategy());
         }
@@ -298,12 +301,13 @@ public class ClustersController {
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         queries.cluster(clusterId);
-        return jdbc.query("SELECT id, vm_moid, disk_key, source_datastore, destination_datastore, reason_code, benefit, cost, confidence,"
-                        + " state, created_at FROM recommendation WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
+        return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"
+                        + " r.confidence, r.state, r.created_at, EXISTS (SELECT 1 FROM migration_action a WHERE a.recommendation_id = r.id"
+                        + " AND a.home_only) FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
                 (rs, i) -> new ApiViews.RecommendationView(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
                         rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
                         (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
-                        rs.getTimestamp(11).toInstant().toString()), clusterId);
+                        rs.getTimestamp(11).toInstant().toString(), rs.getBoolean(12)), clusterId);
     }
 
     @GetMapping("/{clusterId}/history")
@@ -342,6 +346,6 @@ public class ClustersController {
                 s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha(),
                 s.getSpaceAutomationLevel() == null ? "inherit" : s.getSpaceAutomationLevel(),
                 s.getIoAutomationLevel() == null ? "inherit" : s.getIoAutomationLevel(), s.getStrategy(), s.getSpaceThresholdMode(),
-                s.getFreeSpaceThresholdGb(), overrides, classes, s.isStorageDrsEnabled());
+                s.getFreeSpaceThresholdGb(), overrides, classes, s.isStorageDrsEnabled(), s.isIgnoreAffinityForMaintenance());
     }
 }

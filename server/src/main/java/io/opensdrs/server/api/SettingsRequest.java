@@ -36,7 +36,9 @@ public record SettingsRequest(
         @Valid @Size(max = 10_000) java.util.List<VmOverrideEntry> vmOverrides,
         @Valid @Size(max = 64) java.util.List<ServiceClassEntry> serviceClasses,
         // vCenter's "Turn ON vSphere Storage DRS"; null keeps it
-        Boolean storageDrsEnabled) {
+        Boolean storageDrsEnabled,
+        // vCenter's advanced option IgnoreAffinityRulesForMaintenance; null keeps it
+        Boolean ignoreAffinityForMaintenance) {
 
     /** A per-VM automation override (SPEC §4) and, optionally, the VM's SLEDS service class. */
     public record VmOverrideEntry(

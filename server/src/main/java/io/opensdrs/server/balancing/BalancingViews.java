@@ -52,7 +52,8 @@ public final class BalancingViews {
 
     /** A datastore's maintenance state and the evacuation it needs. */
     public record MaintenanceView(String datastoreId, String datastoreName, String clusterId, String state, boolean ignoreAffinity,
-                                  int disksRemaining, List<Long> recommendationIds, List<Long> appliedRecommendationIds,
+                                  int disksRemaining, int vmHomesRemaining, List<Long> recommendationIds,
+                                  List<Long> appliedRecommendationIds,
                                   List<FaultView> faults, List<String> notes) {
     }
 

@@ -77,6 +77,7 @@ public class ClusterPolicies {
                 .ioImbalanceThresholdMs(s.getIoImbalanceThreshold())
                 .invocationPeriodHours(s.getLoadBalanceIntervalMinutes() / 60.0)
                 .keepVmdksTogetherByDefault(s.isKeepVmdksTogether())
+                .ignoreAffinityForMaintenance(s.isIgnoreAffinityForMaintenance())
                 .build();
     }
 

@@ -30,7 +30,8 @@ import java.util.List;
  * disks that cannot move (excluded VMs, no destination that keeps the rules, space) are faults
  * with the reason. The datastore stays ENTERING until no disk is left on it, then it is
  * IN_MAINTENANCE; the balancer never places anything on it meanwhile. "Ignore affinity rules for
- * maintenance" skips the anti-affinity rules only.
+ * maintenance" skips the anti-affinity rules only; a request says whether, or follows the cluster's
+ * setting, which is vCenter's pod option {@code IgnoreAffinityRulesForMaintenance}.
  *
  * <p>While Storage DRS is off for the cluster, entering makes no recommendations and no faults, as
  * vCenter's {@code DatastoreEnterMaintenanceMode} returns none for a pod without Storage DRS: the
@@ -53,16 +54,18 @@ public class MaintenanceMode {
     private final JdbcTemplate jdbc;
     private final ClusterStateAssembler assembler;
     private final PlanRecorder recorder;
+    private final VmHomeEvacuation homes;
     private final ClusterPolicies policies;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration vcenterTimeout;
     private final Clock clock;
 
-    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, ClusterPolicies policies,
-                           ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock) {
+    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, VmHomeEvacuation homes,
+                           ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock) {
         this.jdbc = jdbc;
         this.assembler = assembler;
         this.recorder = recorder;
+        this.homes = homes;
         this.policies = policies;
         this.clients = clients;
         this.vcenterTimeout = vcenter.getTimeout();
@@ -104,8 +107,14 @@ public class MaintenanceMode {
         return t;
     }
 
-    public BalancingViews.MaintenanceView enter(String datastoreName, boolean ignoreAffinity) {
+    /**
+     * @param ignoreAffinityRequested this request's "ignore affinity rules"; null follows the
+     *     cluster's setting (vCenter's pod option IgnoreAffinityRulesForMaintenance)
+     */
+    public BalancingViews.MaintenanceView enter(String datastoreName, Boolean ignoreAffinityRequested) {
         Target t = target(datastoreName);
+        boolean ignoreAffinity = ignoreAffinityRequested != null ? ignoreAffinityRequested
+                : policies.settings(t.clusterId()).isIgnoreAffinityForMaintenance();
         synchronized (this) {
             VSphereClient vcenter = clients.getIfAvailable();
             if (vcenter != null && VCENTER_NORMAL.equals(vcenterMode(t.id()))) {
@@ -132,7 +141,7 @@ public class MaintenanceMode {
                 jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE datastore_moid = ?", t.id());
                 MaintenanceState after = settle(t, assembler.assemble(t.clusterId()).state());
                 return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                        List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
+                        homes.homesOn(t.id()), List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
             }
             return evacuate(t, ignoreAffinity);
         }
@@ -149,10 +158,16 @@ public class MaintenanceMode {
         recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
         long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
         PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
+        PlanRecorder.Recorded h = recorder.recordHomes(t.clusterId(), runId, homes.plan(t.id(), plan, a), a);
         jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE WHERE datastore_moid = ?", t.id());
         MaintenanceState after = settle(t, a.state());
         return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                r.recommendationIds(), r.appliedIds(), r.faults(), plan.notes());
+                homes.homesOn(t.id()), concat(r.recommendationIds(), h.recommendationIds()), concat(r.appliedIds(), h.appliedIds()),
+                concat(r.faults(), h.faults()), plan.notes());
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 
     /**
@@ -180,7 +195,7 @@ public class MaintenanceMode {
             }
             forget(t, "datastore " + t.name() + " left maintenance mode");
             return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(), false,
-                    disksOn(t.id()), List.of(), List.of(), List.of(), List.of());
+                    disksOn(t.id()), homes.homesOn(t.id()), List.of(), List.of(), List.of(), List.of());
         }
     }
 
@@ -208,8 +223,11 @@ public class MaintenanceMode {
                         + " ON m.datastore_moid = d.moid WHERE d.cluster_moid IS NOT NULL AND d.maintenance_mode IN (?, ?)"
                         + " AND m.datastore_moid IS NULL",
                 Target.COLUMNS, VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
+            // vCenter's own Storage DRS evacuates with the pod's option IgnoreAffinityRulesForMaintenance
+            boolean ignoreAffinity = policies.settings(t.clusterId()).isIgnoreAffinityForMaintenance();
             jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
-                    + " evacuation_planned) VALUES (?, ?, ?, FALSE, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), now, now);
+                    + " evacuation_planned) VALUES (?, ?, ?, ?, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(),
+                    ignoreAffinity, now, now);
             recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode in vCenter", null);
         }
         for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid"
@@ -225,14 +243,15 @@ public class MaintenanceMode {
     }
 
     /**
-     * ENTERING → IN_MAINTENANCE once the inventory shows the datastore empty (SPEC §4) and, with a
-     * vCenter connected, vCenter holds it {@code inMaintenance}: vCenter waits for every file of
-     * every VM, a VM's home included, and this server says what vCenter says.
+     * ENTERING → IN_MAINTENANCE once the inventory shows the datastore empty (SPEC §4) — no disk
+     * and no VM home left on it — and, with a vCenter connected, vCenter holds it
+     * {@code inMaintenance}: vCenter waits for every file of every VM, and this server says what
+     * vCenter says.
      */
     MaintenanceState settle(Target t, ClusterState state) {
         MaintenanceState after = MaintenanceEvacuation.stateAfter(state, t.id());
         boolean vcenterAgrees = clients.getIfAvailable() == null || VCENTER_IN_MAINTENANCE.equals(vcenterMode(t.id()));
-        if (after == MaintenanceState.IN_MAINTENANCE && disksOn(t.id()) == 0 && vcenterAgrees
+        if (after == MaintenanceState.IN_MAINTENANCE && leftOn(t.id()) == 0 && vcenterAgrees
                 && jdbc.update("UPDATE datastore_maintenance SET state = ?, updated_at = ? WHERE datastore_moid = ? AND state = ?",
                         MaintenanceState.IN_MAINTENANCE.name(), Timestamp.from(clock.instant()), t.id(), MaintenanceState.ENTERING.name()) > 0) {
             recorder.history(t.clusterId(), "maintenance-entered", "datastore " + t.name() + " is empty: in maintenance", null);
@@ -258,7 +277,7 @@ public class MaintenanceMode {
             Target t = e.target();
             try {
                 synchronized (this) {
-                    if (disksOn(t.id()) == 0) {
+                    if (leftOn(t.id()) == 0) {
                         settle(t, assembler.assemble(t.clusterId()).state());
                     } else if (!e.evacuationPlanned() && policies.storageDrsOn(t.clusterId())) {
                         recorder.history(t.clusterId(), "maintenance-evacuation", "Storage DRS is on: planning the evacuation of datastore "
@@ -270,6 +289,11 @@ public class MaintenanceMode {
                 log.warn("maintenance progress of {} failed: {}", t.name(), ex.toString());
             }
         }
+    }
+
+    /** Disks and VM homes still on the datastore. */
+    private int leftOn(String datastoreId) {
+        return disksOn(datastoreId) + homes.homesOn(datastoreId);
     }
 
     int disksOn(String datastoreId) {

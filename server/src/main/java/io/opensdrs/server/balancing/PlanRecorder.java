@@ -3,6 +3,7 @@ package io.opensdrs.server.balancing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.balance.Fault;
+import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
@@ -98,14 +99,7 @@ public class PlanRecorder {
                     + assembled.datastoreName(m.sourceDatastoreId()) + " -> " + assembled.datastoreName(m.destinationDatastoreId())
                     + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
             if (m.autoApplicable()) {
-                try {
-                    recommendations.apply(r.id());
-                    applied.add(r.id());
-                    history(clusterId, "applied", "applied automatically (" + m.reason().wireName() + ")", r.id());
-                } catch (IllegalStateException e) {
-                    // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator
-                    history(clusterId, "not-applied", truncate(e.getMessage(), 1900), r.id());
-                }
+                applyNow(clusterId, r.id(), m.reason().wireName(), applied);
             }
         }
         return new Recorded(ids, applied, faults);
@@ -119,13 +113,69 @@ public class PlanRecorder {
      * leaves the home where it is.
      */
     io.opensdrs.server.migration.Move toMigrationMove(Move m) {
-        List<Integer> keys = new ArrayList<>();
-        for (String d : m.diskIds()) {
-            keys.add(Integer.parseInt(d.substring(d.lastIndexOf('/') + 1)));
-        }
+        List<Integer> keys = m.diskIds().stream().map(PlanRecorder::diskKey).toList();
+        return new io.opensdrs.server.migration.Move(m.vmId(), movesWholeVm(m) ? List.of() : keys, m.destinationDatastoreId());
+    }
+
+    /** Whether the applier moves the engine's move as the whole VM, home included ({@link #toMigrationMove}). */
+    boolean movesWholeVm(Move m) {
         Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
-        boolean wholeVm = all != null && all == keys.size() && (keys.size() > 1 || m.reason() == ReasonCode.DATASTORE_MAINT);
-        return new io.opensdrs.server.migration.Move(m.vmId(), wholeVm ? List.of() : keys, m.destinationDatastoreId());
+        return all != null && all == m.diskIds().size() && (m.diskIds().size() > 1 || m.reason() == ReasonCode.DATASTORE_MAINT);
+    }
+
+    /** The vCenter disk key of an engine disk id ({@code vm-42/2000}). */
+    static int diskKey(String diskId) {
+        return Integer.parseInt(diskId.substring(diskId.lastIndexOf('/') + 1));
+    }
+
+    /**
+     * Records the homes an evacuation moves on their own ({@link VmHomeEvacuation}): a
+     * {@code datastoreMaint} recommendation each, with its explanation (so that a newer plan
+     * supersedes it, and Storage DRS turned off withdraws it), applied at once when automated.
+     */
+    public Recorded recordHomes(String clusterId, long runId, VmHomeEvacuation.Planned homes, ClusterStateAssembler.Assembled a) {
+        List<Long> ids = new ArrayList<>();
+        List<Long> applied = new ArrayList<>();
+        List<BalancingViews.FaultView> faults = new ArrayList<>();
+        for (BalancingViews.FaultView f : homes.faults()) {
+            faults.add(fault(clusterId, runId, f));
+        }
+        String reason = ReasonCode.DATASTORE_MAINT.wireName();
+        for (VmHomeEvacuation.HomeMove h : homes.moves()) {
+            Recommendation r;
+            try {
+                r = recommendations.create(clusterId, reason,
+                        List.of(new io.opensdrs.server.migration.Move(h.vmId(), List.of(), h.destinationDatastoreId(), true)));
+            } catch (InvalidFieldException | NotFoundException e) {
+                faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
+                        "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage())));
+                continue;
+            }
+            ids.add(r.id());
+            Instant now = clock.instant();
+            BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(r.id(), runId, MaintenanceEvacuation.NAME, reason,
+                    h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, h.summary(),
+                    List.of(), null, null, now.toString());
+            writeExplanation(view);
+            history(clusterId, "recommended", reason + ": " + h.vmId() + " home " + a.datastoreName(h.sourceDatastoreId()) + " -> "
+                    + a.datastoreName(h.destinationDatastoreId()) + (h.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"),
+                    r.id());
+            if (h.autoApplicable()) {
+                applyNow(clusterId, r.id(), reason, applied);
+            }
+        }
+        return new Recorded(ids, applied, faults);
+    }
+
+    private void applyNow(String clusterId, long recommendationId, String reason, List<Long> applied) {
+        try {
+            recommendations.apply(recommendationId);
+            applied.add(recommendationId);
+            history(clusterId, "applied", "applied automatically (" + reason + ")", recommendationId);
+        } catch (IllegalStateException e) {
+            // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator
+            history(clusterId, "not-applied", truncate(e.getMessage(), 1900), recommendationId);
+        }
     }
 
     void explanation(long recommendationId, long runId, String strategy, Move m, ClusterStateAssembler.Assembled a) {
@@ -135,20 +185,23 @@ public class PlanRecorder {
             m.explanation().datastores().forEach(f -> forecasts.add(BalancingViews.DatastoreForecastView.of(f, a)));
         }
         Instant now = clock.instant();
-        BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(recommendationId, runId, strategy, m.reason().wireName(),
+        writeExplanation(new BalancingViews.ExplanationView(recommendationId, runId, strategy, m.reason().wireName(),
                 m.vmId(), m.diskIds(), m.sourceDatastoreId(), m.destinationDatastoreId(), m.sizeGb(), m.autoApplicable(), m.wave(),
-                summary, forecasts, BalancingViews.EstimateView.of(m.cost()), BalancingViews.EstimateView.of(m.benefit()), now.toString());
+                summary, forecasts, BalancingViews.EstimateView.of(m.cost()), BalancingViews.EstimateView.of(m.benefit()), now.toString()));
+    }
+
+    private void writeExplanation(BalancingViews.ExplanationView v) {
         String body;
         try {
-            body = json.writeValueAsString(view);
+            body = json.writeValueAsString(v);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("explanation of recommendation " + recommendationId + " cannot be written", e);
+            throw new IllegalStateException("explanation of recommendation " + v.recommendationId() + " cannot be written", e);
         }
         jdbc.update("INSERT INTO recommendation_explanation (recommendation_id, run_id, strategy, reason_code, vm_moid, disk_ids,"
                         + " source_datastore, destination_datastore, size_gb, auto_applicable, wave, summary, explanation_json, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", recommendationId, runId, strategy, m.reason().wireName(),
-                m.vmId(), truncate(String.join(",", m.diskIds()), 1024), m.sourceDatastoreId(), m.destinationDatastoreId(),
-                m.sizeGb(), m.autoApplicable(), m.wave(), truncate(summary, 2000), body, Timestamp.from(now));
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v.recommendationId(), v.runId(), v.strategy(), v.reasonCode(),
+                v.vmId(), truncate(String.join(",", v.diskIds()), 1024), v.sourceDatastoreId(), v.destinationDatastoreId(),
+                v.sizeGb(), v.autoApplicable(), v.wave(), truncate(v.summary(), 2000), body, Timestamp.from(Instant.parse(v.createdAt())));
     }
 
     public Optional<BalancingViews.ExplanationView> explanation(long recommendationId) {

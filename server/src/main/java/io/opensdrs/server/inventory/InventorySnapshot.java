@@ -45,7 +45,11 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
         }
     }
 
-    public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks) {
+    /**
+     * @param homeDatastoreMoid the datastore of the VM's home (its configuration file and the files
+     *     beside it); null when unknown
+     */
+    public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid) {
         public VmInfo {
             disks = List.copyOf(disks);
         }

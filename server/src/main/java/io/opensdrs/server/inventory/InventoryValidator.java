@@ -66,6 +66,9 @@ final class InventoryValidator {
             if (e.isPresent()) {
                 return e;
             }
+            if (v.homeDatastoreMoid() != null && (v.homeDatastoreMoid().isBlank() || v.homeDatastoreMoid().length() > 64)) {
+                return Optional.of(f + ".homeDatastoreMoid must be a datastore moid of 1 to 64 characters, or absent when unknown");
+            }
             Set<Integer> keys = new HashSet<>();
             for (int j = 0; j < v.disks().size(); j++) {
                 var disk = v.disks().get(j);

@@ -4,15 +4,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-/** A persisted storage vMotion (table migration_action). */
+/**
+ * A persisted storage vMotion (table migration_action): the listed disks, the whole VM (no disk
+ * keys), or the VM's home alone ({@code homeOnly}, its source the home's datastore).
+ */
 public record MigrationAction(long id, long recommendationId, String vmId, List<Integer> diskKeys, List<String> sourceDatastores,
                               String destinationDatastore, String hostId, long sizeBytes, ActionState state, String taskId,
                               Set<String> knownTaskIds, int attempt, Instant nextAttemptAt, Integer progress,
                               boolean cancelSent, String faultType, String faultMessage, Instant createdAt, Instant issuingAt,
-                              Instant startedAt, Instant finishedAt) {
+                              Instant startedAt, Instant finishedAt, boolean homeOnly) {
 
     public boolean wholeVm() {
-        return diskKeys.isEmpty();
+        return diskKeys.isEmpty() && !homeOnly;
     }
 
     /** Every datastore the copy reads or writes: what the per-datastore limit counts. */
@@ -23,6 +26,6 @@ public record MigrationAction(long id, long recommendationId, String vmId, List<
     }
 
     public String describe() {
-        return "action " + id + " (" + vmId + (wholeVm() ? " whole VM" : " disks " + diskKeys) + " -> " + destinationDatastore + ")";
+        return "action " + id + " (" + vmId + (wholeVm() ? " whole VM" : homeOnly ? " home" : " disks " + diskKeys) + " -> " + destinationDatastore + ")";
     }
 }

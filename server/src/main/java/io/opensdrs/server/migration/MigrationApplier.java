@@ -270,9 +270,13 @@ public class MigrationApplier {
             Map<String, Integer> perDatastore = new HashMap<>();
             Map<String, Integer> perHost = new HashMap<>();
             Map<String, Long> reserved = new HashMap<>();
+            // vCenter runs one relocation per VM at a time (a second is TaskInProgress): an action
+            // waits while another of its VM's — another recommendation's, e.g. its home's — is in flight
+            Set<String> vmsInFlight = new java.util.HashSet<>();
             int total = 0;
             for (MigrationAction f : store.actionsIn(ActionState.IN_FLIGHT)) {
                 total++;
+                vmsInFlight.add(f.vmId());
                 f.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
                 if (f.hostId() != null) {
                     perHost.merge(f.hostId(), 1, Integer::sum);
@@ -287,7 +291,7 @@ public class MigrationApplier {
                 boolean datastoreFull = a.datastores().stream()
                         .anyMatch(ds -> perDatastore.getOrDefault(ds, 0) >= properties.getMaxPerDatastore());
                 boolean hostFull = a.hostId() != null && perHost.getOrDefault(a.hostId(), 0) >= properties.getMaxPerHost();
-                if (datastoreFull || hostFull) {
+                if (datastoreFull || hostFull || vmsInFlight.contains(a.vmId())) {
                     continue;
                 }
                 MigrationPreconditions.Outcome o;
@@ -317,6 +321,7 @@ public class MigrationApplier {
                 }
                 if (issue(a)) {
                     total++;
+                    vmsInFlight.add(a.vmId());
                     a.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
                     if (a.hostId() != null) {
                         perHost.merge(a.hostId(), 1, Integer::sum);
@@ -346,6 +351,7 @@ public class MigrationApplier {
             String taskId;
             try {
                 taskId = a.wholeVm() ? client.relocateVm(a.vmId(), a.destinationDatastore())
+                        : a.homeOnly() ? client.relocateHome(a.vmId(), a.destinationDatastore(), disksWhereTheyAre(a))
                         : client.relocateDisks(a.vmId(), diskMap(a));
             } catch (VimFaultException e) {
                 if (e.isTransport()) {
@@ -396,6 +402,13 @@ public class MigrationApplier {
                     store.finish(r.id(), RecommendationState.APPLIED, null, null);
                 }
             }
+        }
+
+        /** Each disk of the VM on the datastore vCenter shows it on now (read in this pass's pre-conditions). */
+        Map<Integer, String> disksWhereTheyAre(MigrationAction a) throws VimFaultException {
+            Map<Integer, String> m = new java.util.LinkedHashMap<>();
+            inventory().vm(a.vmId()).ifPresent(vm -> vm.disks().forEach(d -> m.put(d.key(), d.datastoreId())));
+            return m;
         }
     }
 

@@ -44,7 +44,8 @@ public class MigrationController {
 
     public record MoveRequest(@NotBlank @Pattern(regexp = MOID, message = MOID_MESSAGE) String vmId,
                               @Size(max = 64) List<@NotNull Integer> diskKeys,
-                              @NotBlank @Pattern(regexp = MOID, message = MOID_MESSAGE) String destinationDatastoreId) {
+                              @NotBlank @Pattern(regexp = MOID, message = MOID_MESSAGE) String destinationDatastoreId,
+                              Boolean homeOnly) {
     }
 
     public record CreateRequest(@NotBlank String reasonCode, @NotEmpty @Size(max = 1000) List<@Valid @NotNull MoveRequest> moves) {
@@ -53,11 +54,11 @@ public class MigrationController {
     public record ActionView(long id, String vmId, List<Integer> diskKeys, List<String> sourceDatastoreIds,
                              String destinationDatastoreId, String hostId, long sizeBytes, String state, String taskId, int attempt,
                              Integer progress, String faultType, String faultMessage, Instant createdAt, Instant startedAt,
-                             Instant finishedAt) {
+                             Instant finishedAt, boolean homeOnly) {
         static ActionView of(MigrationAction a) {
             return new ActionView(a.id(), a.vmId(), a.diskKeys(), a.sourceDatastores(), a.destinationDatastore(), a.hostId(),
                     a.sizeBytes(), a.state().name(), a.taskId(), a.attempt(), a.progress(), a.faultType(), a.faultMessage(),
-                    a.createdAt(), a.startedAt(), a.finishedAt());
+                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly());
         }
     }
 
@@ -75,7 +76,8 @@ public class MigrationController {
     @Operation(summary = "Create a PENDING recommendation from moves (administrators and tests; the balancing engine uses the service)")
     public RecommendationView create(@PathVariable @Pattern(regexp = MOID, message = MOID_MESSAGE) String clusterId,
                                      @RequestBody @Valid CreateRequest body) {
-        List<Move> moves = body.moves().stream().map(m -> new Move(m.vmId(), m.diskKeys(), m.destinationDatastoreId())).toList();
+        List<Move> moves = body.moves().stream().map(m -> new Move(m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
+                Boolean.TRUE.equals(m.homeOnly()))).toList();
         return view(recommendations.create(clusterId, body.reasonCode(), moves));
     }
 

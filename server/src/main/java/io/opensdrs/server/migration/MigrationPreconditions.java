@@ -47,7 +47,16 @@ public final class MigrationPreconditions {
         InventorySnapshot.Datastore dest = destOpt.get();
 
         long bytes = 0;
-        if (a.wholeVm()) {
+        if (a.homeOnly()) {
+            String home = vm.homeDatastoreId();
+            if (dest.id().equals(home)) {
+                return new Outcome(Verdict.ALREADY_DONE, null, "the home of VM " + vm.name() + " is already on " + dest.name());
+            }
+            if (home != null && !a.sourceDatastores().contains(home)) {
+                return Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + name(inv, home)
+                        + ", no longer on its source " + a.sourceDatastores().stream().map(s -> name(inv, s)).toList());
+            }
+        } else if (a.wholeVm()) {
             if (vm.datastoreIds().equals(List.of(dest.id()))) {
                 return new Outcome(Verdict.ALREADY_DONE, null, "VM " + vm.name() + " is already on " + dest.name());
             }

@@ -34,7 +34,7 @@ public class MigrationStore {
 
     /** A planned action, before it has an id. */
     public record NewAction(String vmId, List<Integer> diskKeys, List<String> sourceDatastores, String destinationDatastore,
-                            String hostId, long sizeBytes) {
+                            String hostId, long sizeBytes, boolean homeOnly) {
     }
 
     public long createRecommendation(String clusterId, String reasonCode, List<NewAction> actions) {
@@ -60,10 +60,10 @@ public class MigrationStore {
             long recId = keys.getKey().longValue();
             for (NewAction a : actions) {
                 jdbc.update("INSERT INTO migration_action (recommendation_id, vm_moid, disk_keys, source_datastores,"
-                                + " destination_datastore, host_moid, size_bytes, state, attempt, created_at, updated_at)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                                + " destination_datastore, host_moid, size_bytes, state, attempt, created_at, updated_at, home_only)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                         recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastores()), a.destinationDatastore(), a.hostId(),
-                        a.sizeBytes(), ActionState.QUEUED.name(), now, now);
+                        a.sizeBytes(), ActionState.QUEUED.name(), now, now, a.homeOnly());
             }
             return recId;
         });
@@ -164,14 +164,15 @@ public class MigrationStore {
 
     private static final String SELECT_ACTION = "SELECT id, recommendation_id, vm_moid, disk_keys, source_datastores,"
             + " destination_datastore, host_moid, size_bytes, state, task_moid, known_task_ids, attempt, next_attempt_at, progress,"
-            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at FROM migration_action";
+            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at, home_only FROM migration_action";
 
     private static final RowMapper<MigrationAction> ACTION = (rs, i) -> new MigrationAction(rs.getLong(1), rs.getLong(2),
             rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
             rs.getString(6), rs.getString(7), rs.getLong(8), ActionState.valueOf(rs.getString(9)), rs.getString(10),
             new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
             (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
-            instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)));
+            instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)),
+            rs.getBoolean(22));
 
     private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
             rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),

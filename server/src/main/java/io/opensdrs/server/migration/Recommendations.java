@@ -38,6 +38,9 @@ public class Recommendations {
     private record StoredDisk(int key, String datastore, long size) {
     }
 
+    private record StoredVm(String host, String home) {
+    }
+
     /** Creates a PENDING recommendation with one action per VM and source datastore of each move. */
     public Recommendation create(String clusterId, String reasonCode, List<Move> moves) {
         if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) == 0) {
@@ -60,16 +63,33 @@ public class Recommendations {
             if (m.destinationDatastoreId() == null || m.destinationDatastoreId().isBlank()) {
                 throw new InvalidFieldException(f + ".destinationDatastoreId", "must not be empty");
             }
-            List<String> host = jdbc.queryForList("SELECT host_moid FROM vm WHERE moid = ?", String.class, m.vmId());
-            if (host.isEmpty()) {
+            List<StoredVm> vm = jdbc.query("SELECT host_moid, home_datastore_moid FROM vm WHERE moid = ?",
+                    (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2)), m.vmId());
+            if (vm.isEmpty()) {
                 throw new InvalidFieldException(f + ".vmId", "no VM " + m.vmId() + " in the inventory");
             }
+            List<String> host = vm.stream().map(StoredVm::host).toList();
             if (!vmsSeen.add(m.vmId())) {
                 // two relocations of one VM at once would fail with TaskInProgress in vCenter
                 throw new InvalidFieldException(f + ".vmId", "VM " + m.vmId() + " appears in two moves; put its disks in one move");
             }
             if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, m.destinationDatastoreId()) == 0) {
                 throw new InvalidFieldException(f + ".destinationDatastoreId", "no datastore " + m.destinationDatastoreId() + " in the inventory");
+            }
+            if (m.homeOnly()) {
+                String home = vm.get(0).home();
+                if (!m.diskKeys().isEmpty()) {
+                    throw new InvalidFieldException(f + ".diskKeys", "a move of the VM's home alone carries no disks; its disks stay where they are");
+                }
+                if (home == null) {
+                    throw new InvalidFieldException(f + ".homeOnly", "the inventory does not say where the home of VM " + m.vmId() + " is");
+                }
+                if (home.equals(m.destinationDatastoreId())) {
+                    throw new InvalidFieldException(f + ".destinationDatastoreId", "the home of VM " + m.vmId() + " is already on " + home);
+                }
+                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.of(home), m.destinationDatastoreId(), host.get(0), 0,
+                        true));
+                continue;
             }
             Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
             jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
@@ -84,7 +104,7 @@ public class Recommendations {
                     }
                 }
                 actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.copyOf(sources), m.destinationDatastoreId(),
-                        host.get(0), size));
+                        host.get(0), size, false));
                 continue;
             }
             // one action per source datastore: each counts against its own datastore's limit
@@ -111,7 +131,7 @@ public class Recommendations {
                         + "; one move takes disks from one source datastore (vCenter runs one relocation per VM at a time)");
             }
             bySource.forEach((src, ks) -> actions.add(new MigrationStore.NewAction(m.vmId(), ks, List.of(src),
-                    m.destinationDatastoreId(), host.get(0), sizeBySource.get(src))));
+                    m.destinationDatastoreId(), host.get(0), sizeBySource.get(src), false)));
         }
         return store.recommendation(store.createRecommendation(clusterId, reasonCode, actions)).orElseThrow();
     }

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * Whether vCenter's inventory shows an action done: each moved disk's backing on the destination,
  * or for a whole VM, {@code vm.datastore} being the destination alone (the datastores holding any
- * of its files: home and disks).
+ * of its files: home and disks), or for a home alone, the VM's home datastore being the destination.
  */
 public final class ResultVerifier {
 
@@ -20,6 +20,11 @@ public final class ResultVerifier {
         Optional<InventorySnapshot.Vm> vm = inv.vm(a.vmId());
         if (vm.isEmpty()) {
             return Optional.of("VM " + a.vmId() + " is gone");
+        }
+        if (a.homeOnly()) {
+            String home = vm.get().homeDatastoreId();
+            return a.destinationDatastore().equals(home) ? Optional.empty()
+                    : Optional.of("the home of VM " + vm.get().name() + " is on " + home);
         }
         if (a.wholeVm()) {
             List<String> on = vm.get().datastoreIds();

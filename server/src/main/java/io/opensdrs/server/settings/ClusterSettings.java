@@ -30,6 +30,12 @@ public class ClusterSettings {
     private boolean ioLoadBalanceEnabled = true;
     /** Intra-VM affinity, on by default (SPEC §4). */
     private boolean keepVmdksTogether = true;
+    /**
+     * "Ignore affinity rules for maintenance" (SPEC §4; vCenter's pod option
+     * IgnoreAffinityRulesForMaintenance), off by default: a maintenance request that does not say
+     * otherwise, and one begun in the vSphere Client, follows it.
+     */
+    private boolean ignoreAffinityForMaintenance = false;
     /** α for the congestion threshold L_α = C / (1 − α) (Pesto Eq. 9; SIOC's default 90 %). */
     private double congestionAlpha = 0.9;
     /** Space balancing's own level; null inherits {@link #automationLevel} (SPEC §4 per subsystem). */
@@ -73,6 +79,8 @@ public class ClusterSettings {
     public void setIoLoadBalanceEnabled(boolean v) { ioLoadBalanceEnabled = v; }
     public boolean isKeepVmdksTogether() { return keepVmdksTogether; }
     public void setKeepVmdksTogether(boolean v) { keepVmdksTogether = v; }
+    public boolean isIgnoreAffinityForMaintenance() { return ignoreAffinityForMaintenance; }
+    public void setIgnoreAffinityForMaintenance(boolean v) { ignoreAffinityForMaintenance = v; }
     public double getCongestionAlpha() { return congestionAlpha; }
     public void setCongestionAlpha(double v) { congestionAlpha = v; }
     public String getSpaceAutomationLevel() { return spaceAutomationLevel; }

@@ -32,7 +32,8 @@ import java.util.function.Predicate;
  * ({@code podStorageDrsEntry.storageDrsConfig}) and this server: the pod-wide ones in
  * {@code podConfig} (what the vSphere Client's "Edit Storage DRS" dialog edits) and
  * {@link ClusterSettings} — Storage DRS on or off, the automation level and each subsystem's, IO balancing on or off,
- * keep VMDKs together by default, the space and IO thresholds — and each VM's automation in its
+ * keep VMDKs together by default, the space and IO thresholds, and the advanced option "ignore
+ * affinity rules for maintenance" ({@code podConfig.option}) — and each VM's automation in its
  * {@code vmConfig} entry (the client's "VM Overrides") and {@link ClusterPolicies}' overrides.
  * The inventory sync adopts every value vCenter holds; a change made through this server is made
  * in vCenter first (one {@code ConfigureStorageDrsForPod_Task}) and stored here only once vCenter
@@ -97,7 +98,10 @@ public class VCenterPodSettings {
                     (s, v) -> s.setSpaceAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains),
             new Shared<>("ioAutomationLevel", "automationOverrides.ioLoadBalanceAutomationMode",
                     PodSettings::ioAutomationLevel, s -> inherit(s.getIoAutomationLevel()),
-                    (s, v) -> s.setIoAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains));
+                    (s, v) -> s.setIoAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains),
+            new Shared<>("ignoreAffinityForMaintenance", "podConfig.option " + PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE,
+                    PodSettings::ignoreAffinityForMaintenance, ClusterSettings::isIgnoreAffinityForMaintenance,
+                    ClusterSettings::setIgnoreAffinityForMaintenance, v -> true));
 
     private final ClusterSettingsRepository settings;
     private final ClusterPolicies policies;
@@ -117,7 +121,7 @@ public class VCenterPodSettings {
         return new PodSettings(s.isStorageDrsEnabled(), s.getAutomationLevel(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(),
                 s.getSpaceThresholdMode(), s.getSpaceThresholdPct(), s.getFreeSpaceThresholdGb(), s.getMinSpaceDifferencePct(),
                 s.getLatencyThresholdMs(), s.getIoImbalanceThreshold(), inherit(s.getSpaceAutomationLevel()),
-                inherit(s.getIoAutomationLevel()));
+                inherit(s.getIoAutomationLevel()), s.isIgnoreAffinityForMaintenance());
     }
 
     private static String inherit(String level) {
@@ -248,7 +252,8 @@ public class VCenterPodSettings {
                 diff(current.latencyThresholdMs(), wanted.latencyThresholdMs()),
                 diff(current.ioImbalanceThreshold(), wanted.ioImbalanceThreshold()),
                 diff(current.spaceAutomationLevel(), wanted.spaceAutomationLevel()),
-                diff(current.ioAutomationLevel(), wanted.ioAutomationLevel()));
+                diff(current.ioAutomationLevel(), wanted.ioAutomationLevel()),
+                diff(current.ignoreAffinityForMaintenance(), wanted.ignoreAffinityForMaintenance()));
     }
 
     private static <T> T diff(T current, T wanted) {

@@ -26,6 +26,12 @@ final class InventoryAssembler {
     /** The pod's Storage DRS settings and rules (PodStorageDrsEntry.storageDrsConfig). */
     static final String STORAGE_DRS_CONFIG = "podStorageDrsEntry.storageDrsConfig";
 
+    /**
+     * The VM's configuration file, {@code [datastore] vm/vm.vmx}: its datastore is the VM's home.
+     * The summary's copy, because vCenter (and the simulator) report its change on a relocation.
+     */
+    static final String VM_PATH_NAME = "summary.config.vmPathName";
+
     private final Map<ManagedObjectReference, Map<String, Object>> objects = new LinkedHashMap<>();
 
     /** The filter over a recursive container view of the root folder, with every property we read. */
@@ -39,7 +45,7 @@ final class InventoryAssembler {
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
-                List.of("name", "runtime.host", "datastore", "config.hardware.device")));
+                List.of("name", "runtime.host", "datastore", "config.hardware.device", VM_PATH_NAME)));
         return spec;
     }
 
@@ -129,7 +135,7 @@ final class InventoryAssembler {
         return new InventorySnapshot(version == null ? "" : version, dcs, pods, datastores, hosts, vms);
     }
 
-    private static InventorySnapshot.Vm vm(ManagedObjectReference ref, String name, Map<String, Object> p) {
+    private InventorySnapshot.Vm vm(ManagedObjectReference ref, String name, Map<String, Object> p) {
         String host = p.get("runtime.host") instanceof ManagedObjectReference h ? h.value() : null;
         List<InventorySnapshot.VirtualDisk> disks = new ArrayList<>();
         if (p.get("config.hardware.device") instanceof InventoryTypes.ArrayOfVirtualDevice devices) {
@@ -146,7 +152,26 @@ final class InventoryAssembler {
                 }
             }
         }
-        return new InventorySnapshot.Vm(ref.value(), name, host, ids(p.get("datastore"), "Datastore"), disks);
+        List<String> on = ids(p.get("datastore"), "Datastore");
+        return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, homeDatastore(p.get(VM_PATH_NAME), on));
+    }
+
+    /**
+     * The datastore named in {@code [name] path}, among those holding the VM's files (names are
+     * unique within a datacenter, and the VM's datastores are in its own).
+     */
+    private String homeDatastore(Object vmPathName, List<String> vmDatastores) {
+        if (!(vmPathName instanceof String path) || !path.startsWith("[") || path.indexOf(']') < 0) {
+            return null;
+        }
+        String name = path.substring(1, path.indexOf(']'));
+        for (String id : vmDatastores) {
+            Map<String, Object> ds = objects.get(new ManagedObjectReference("Datastore", id));
+            if (ds != null && name.equals(ds.get("name"))) {
+                return id;
+            }
+        }
+        return null;
     }
 
     /** vCenter's rules as Storage DRS applies them; a rule without a name is named after its key. */
@@ -193,7 +218,19 @@ final class InventoryAssembler {
                 io == null ? null : zeroAsNull(io.ioLatencyThreshold),
                 io == null ? null : zeroAsNull(io.ioLoadImbalanceThreshold),
                 auto == null ? null : automationMode(auto.spaceLoadBalanceAutomationMode),
-                auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode));
+                auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode),
+                flag(option(c, StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE)));
+    }
+
+    /** The value of the pod's advanced option, or null when it holds none. */
+    static Object option(InventoryTypes.StorageDrsPodConfigInfo c, String key) {
+        return c.option.stream().filter(o -> key.equals(o.key)).map(o -> o.value).findFirst().orElse(null);
+    }
+
+    /** An advanced option's switch: 1 or true, 0 or false (as the vSphere Client's advanced options take them); else none. */
+    private static Boolean flag(Object value) {
+        String v = value == null ? "" : value.toString().strip();
+        return v.equals("1") || v.equalsIgnoreCase("true") ? Boolean.TRUE : v.equals("0") || v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
     }
 
     private static String automationMode(String mode) {

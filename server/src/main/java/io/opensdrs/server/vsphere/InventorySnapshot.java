@@ -77,8 +77,13 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
         }
     }
 
-    /** @param datastoreIds the datastores holding any of the VM's files (vm.datastore) */
-    public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks) {
+    /**
+     * @param datastoreIds the datastores holding any of the VM's files (vm.datastore)
+     * @param homeDatastoreId the datastore of the VM's home — its configuration file and the files
+     *     kept beside it ({@code summary.config.vmPathName}, {@code [datastore] vm/vm.vmx}); null when unknown
+     */
+    public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
+                     String homeDatastoreId) {
         public Vm {
             datastoreIds = List.copyOf(datastoreIds);
             disks = List.copyOf(disks);

@@ -33,6 +33,15 @@ public interface VSphereClient extends AutoCloseable {
     String relocateVm(String vmId, String datastoreId) throws VimFaultException;
 
     /**
+     * Storage vMotion of the VM's home alone — its configuration file and the files beside it — to
+     * a datastore: {@code spec.datastore} is the destination and every disk has a locator for the
+     * datastore it is on, so that none moves with the home.
+     *
+     * @param disksStayOn every disk of the VM (key → the datastore it is on now)
+     */
+    String relocateHome(String vmId, String datastoreId, Map<Integer, String> disksStayOn) throws VimFaultException;
+
+    /**
      * DatastoreEnterMaintenanceMode: vCenter marks the datastore {@code enteringMaintenance} and
      * returns a task that completes once no virtual machine uses it ({@code inMaintenance}).
      *

@@ -170,6 +170,14 @@ public final class Vim25VSphereClient implements VSphereClient {
     }
 
     @Override
+    public String relocateHome(String vmId, String datastoreId, Map<Integer, String> disksStayOn) throws VimFaultException {
+        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
+        spec.datastore = new ManagedObjectReference("Datastore", datastoreId);
+        disksStayOn.forEach((key, ds) -> spec.disk.add(new TaskTypes.DiskLocator(key, new ManagedObjectReference("Datastore", ds))));
+        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+    }
+
+    @Override
     public String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
         TaskTypes.StoragePlacementResult r = call(() -> vim.datastoreEnterMaintenanceMode(new ManagedObjectReference("Datastore", datastoreId)));
         return r == null || r.task == null ? null : r.task.value();
@@ -252,6 +260,13 @@ public final class Vim25VSphereClient implements VSphereClient {
             auto.spaceLoadBalanceAutomationMode = automationMode(change.spaceAutomationLevel(), auto.spaceLoadBalanceAutomationMode);
             auto.ioLoadBalanceAutomationMode = automationMode(change.ioAutomationLevel(), auto.ioLoadBalanceAutomationMode);
             pod.automationOverrides = auto;
+        }
+        if (change.ignoreAffinityForMaintenance() != null) {
+            String key = StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE;
+            InventoryTypes.StorageDrsOptionSpec option = new InventoryTypes.StorageDrsOptionSpec();
+            option.operation = InventoryAssembler.option(now, key) == null ? "add" : "edit";
+            option.option = new InventoryTypes.OptionValueSpec(key, change.ignoreAffinityForMaintenance() ? "1" : "0");
+            pod.option.add(option);
         }
         return pod;
     }

@@ -150,9 +150,9 @@ abstract class BalancingIntegrationSuite {
                         new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12"))),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                                 new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] web/web.vmdk", 150 * GB, "datastore-11"),
-                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-a] web/web_1.vmdk", 100 * GB, "datastore-11"))),
+                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-a] web/web_1.vmdk", 100 * GB, "datastore-11")), "datastore-11"),
                         new InventorySnapshot.VmInfo("vm-32", "db", "host-22", List.of(
-                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 300 * GB, "datastore-11")))));
+                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 300 * GB, "datastore-11")), "datastore-11")));
     }
 
     /** The same inventory as vCenter's own answer, for the applier's pre-conditions. */
@@ -169,9 +169,9 @@ abstract class BalancingIntegrationSuite {
                         new io.opensdrs.server.vsphere.InventorySnapshot.Host("host-22", "esx2", List.of("datastore-11", "datastore-12"))),
                 List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-31", "web", "host-21", List.of("datastore-11"), List.of(
                                 new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] web/web.vmdk", "datastore-11", 150 * GB, false),
-                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2001, "Hard disk 2", "[ds-a] web/web_1.vmdk", "datastore-11", 100 * GB, false))),
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2001, "Hard disk 2", "[ds-a] web/web_1.vmdk", "datastore-11", 100 * GB, false)), "datastore-11"),
                         new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-32", "db", "host-22", List.of("datastore-11"), List.of(
-                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] db/db.vmdk", "datastore-11", 300 * GB, false)))));
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] db/db.vmdk", "datastore-11", 300 * GB, false)), "datastore-11")));
     }
 
     void syncCrowded(String version) throws Exception {
@@ -364,7 +364,7 @@ abstract class BalancingIntegrationSuite {
         inventory.queue(new InventoryChanges("mm2", false, List.of(), List.of(), List.of(), List.of(),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                         new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] web/web.vmdk", 150 * GB, "datastore-12"),
-                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100 * GB, "datastore-12")))),
+                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100 * GB, "datastore-12")), "datastore-12")),
                 List.of(new InventoryChanges.Removed(InventoryChanges.Kind.VM, "vm-32"))));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
         maintenance.progress();
@@ -410,6 +410,113 @@ abstract class BalancingIntegrationSuite {
         Map<String, Object> reset = settings("manual");
         reset.put("vmOverrides", List.of());
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
+    }
+
+    /** The crowded pod plus app (vm-33): its disk on ds-b, its home — its .vmx — on {@code appHome}. */
+    static InventorySnapshot withApp(String version, String appHome) {
+        InventorySnapshot c = crowded(version);
+        List<InventorySnapshot.VmInfo> vms = new ArrayList<>(c.vms());
+        vms.add(new InventorySnapshot.VmInfo("vm-33", "app", "host-21", List.of(
+                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] app/app.vmdk", 10 * GB, "datastore-12")), appHome));
+        return new InventorySnapshot(version, c.datacenters(), c.clusters(), c.datastores(), c.hosts(), vms);
+    }
+
+    static io.opensdrs.server.vsphere.InventorySnapshot withAppInVCenter(String appHome) {
+        io.opensdrs.server.vsphere.InventorySnapshot c = crowdedInVCenter();
+        List<io.opensdrs.server.vsphere.InventorySnapshot.Vm> vms = new ArrayList<>(c.vms());
+        vms.add(new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-33", "app", "host-21",
+                appHome.equals("datastore-12") ? List.of("datastore-12") : List.of(appHome, "datastore-12"), List.of(
+                        new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-b] app/app.vmdk", "datastore-12",
+                                10 * GB, false)), appHome));
+        return new io.opensdrs.server.vsphere.InventorySnapshot("1", c.datacenters(), c.storagePods(), c.datastores(), c.hosts(), vms);
+    }
+
+    /**
+     * vCenter keeps a datastore entering maintenance mode until no VM has a file on it: a VM's home
+     * that its disks do not take along (they are elsewhere) gets a move of its own — its disks stay —
+     * and the datastore is in maintenance only once it has gone. One relocation per VM at a time:
+     * a second move of the VM waits for the first's task.
+     */
+    @Test
+    @Order(8)
+    void aVmHomeLeftBehindMovesAloneAndTheDatastoreIsInMaintenanceOnlyOnceItHasGone() throws Exception {
+        inventory.setSnapshot(withApp("h1", "datastore-11"));
+        vcenter.setInventory(withAppInVCenter("datastore-11"));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
+        assertThat(m.get("disksRemaining").asInt()).isEqualTo(3);
+        assertThat(m.get("vmHomesRemaining").asInt()).as("web, db and app have their home on ds-a").isEqualTo(3);
+        List<Long> recs = ids(m.get("recommendationIds"));
+        assertThat(recs).as("web and db whole, app's home alone").hasSize(3);
+        JsonNode listed = call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200);
+        long home = -1;
+        for (JsonNode r : listed) {
+            if (recs.contains(r.get("id").asLong())) {
+                assertThat(r.get("homeOnly").asBoolean()).isEqualTo("vm-33".equals(r.get("vm").asText()));
+                if (r.get("homeOnly").asBoolean()) {
+                    home = r.get("id").asLong();
+                    assertThat(r.get("source").asText()).isEqualTo("datastore-11");
+                    assertThat(r.get("destination").asText()).as("where app's disk is").isEqualTo("datastore-12");
+                }
+            }
+        }
+        assertThat(home).isPositive();
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + home + "/explanation", null, 200).get("summary").asText())
+                .contains("the home of VM app", "its disks stay where they are");
+
+        // applied: RelocateVM with spec.datastore ds-b and app's disk kept on ds-b by its locator
+        call(HttpMethod.POST, "/api/v1/recommendations/" + home + "/apply", null, 200);
+        String expected = "vm-33 home -> datastore-12 disks stay {2000=datastore-12}";
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (!vcenter.relocations.contains(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(vcenter.relocations).contains(expected);
+        // another move of app while its home's task runs waits: vCenter would answer TaskInProgress
+        JsonNode disk = call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "balanceDatastoreIOLoad",
+                "moves", List.of(Map.of("vmId", "vm-33", "diskKeys", List.of(2000), "destinationDatastoreId", "datastore-11"))), 201);
+        call(HttpMethod.POST, "/api/v1/recommendations/" + disk.get("id").asLong() + "/apply", null, 200);
+        Thread.sleep(1500);
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + disk.get("id").asLong(), null, 200).at("/actions/0/state").asText())
+                .as("queued behind the home's relocation").isEqualTo("QUEUED");
+        call(HttpMethod.POST, "/api/v1/recommendations/" + disk.get("id").asLong() + "/cancel", null, 200);
+        vcenter.setInventory(withAppInVCenter("datastore-12"));
+        vcenter.complete(call(HttpMethod.GET, "/api/v1/recommendations/" + home, null, 200).at("/actions/0/taskId").asText());
+        deadline = System.currentTimeMillis() + 15_000;
+        while (!call(HttpMethod.GET, "/api/v1/recommendations/" + home, null, 200).get("state").asText().equals("APPLIED")
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + home, null, 200).get("state").asText())
+                .as("verified: app's home on ds-b in vCenter").isEqualTo("APPLIED");
+
+        // web and db gone from ds-a and vCenter holding it in maintenance, but app's home still on it in the
+        // inventory: entering; once the inventory shows the home gone, in maintenance
+        InventorySnapshot gone = withApp("h2", "datastore-11");
+        List<InventorySnapshot.VmInfo> onlyApp = gone.vms().stream().filter(v -> v.moid().equals("vm-33")).toList();
+        List<InventorySnapshot.DatastoreInfo> dss = new ArrayList<>(gone.datastores());
+        dss.set(0, new InventorySnapshot.DatastoreInfo("datastore-11", "ds-a", "ds:///vmfs/volumes/datastore-11/", "datacenter-1",
+                "group-p1", 1000 * GB, 1000 * GB, true, "inMaintenance"));
+        inventory.setSnapshot(new InventorySnapshot("h2", gone.datacenters(), gone.clusters(), dss, gone.hosts(), onlyApp));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).as("app's home is still on ds-a").isEqualTo("ENTERING");
+        inventory.setSnapshot(new InventorySnapshot("h3", gone.datacenters(), gone.clusters(), dss, gone.hosts(),
+                withApp("h3", "datastore-12").vms().stream().filter(v -> v.moid().equals("vm-33")).toList()));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        maintenance.progress();
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("IN_MAINTENANCE");
+
+        // a home move is checked like any other: no disks with it, not onto where the home is
+        assertThat(call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "datastoreMaint",
+                "moves", List.of(Map.of("vmId", "vm-33", "diskKeys", List.of(2000), "destinationDatastoreId", "datastore-11",
+                        "homeOnly", true))), 400).path("field").asText()).isEqualTo("moves[0].diskKeys");
+        assertThat(call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "datastoreMaint",
+                "moves", List.of(Map.of("vmId", "vm-33", "destinationDatastoreId", "datastore-12", "homeOnly", true))), 400)
+                .path("field").asText()).isEqualTo("moves[0].destinationDatastoreId");
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        syncCrowded("h4");
     }
 
     // ------------------------------------------------------------------ datastore addition
@@ -671,7 +778,7 @@ abstract class BalancingIntegrationSuite {
         InventorySnapshot disabled = crowded("off2", "enteringMaintenance");
         disabled = new InventorySnapshot(disabled.version(), disabled.datacenters(),
                 List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
-                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null),
+                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null, null),
                         List.of(), List.of()))),
                 disabled.datastores(), disabled.hosts(), disabled.vms());
         inventory.setSnapshot(disabled);

@@ -48,13 +48,17 @@ class MaintenanceModeVcsimTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static VcsimProcess vcsim;
 
-    /** a and b on ds1, c on ds2, ds3 empty: each datastore can take the others' disks. */
+    /**
+     * a and b on ds1, c on ds2, ds3 holds only d's disk: d's home (its .vmx) is on ds1. Each
+     * datastore can take the others' disks.
+     */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":100},{\"name\":\"ds2\",\"capacityGB\":100},{\"name\":\"ds3\",\"capacityGB\":100}]}],"
             + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
-            + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+            + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
+            + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -76,6 +80,11 @@ class MaintenanceModeVcsimTest {
     /** summary.maintenanceMode as vCenter holds it, read with govc. */
     String heldMode(String ds) throws Exception {
         return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/maintenanceMode").asText();
+    }
+
+    /** The VM's configuration file as vCenter holds it, read with govc. */
+    String vmPath(String vm) throws Exception {
+        return JSON.readTree(vcsim.govc("vm.info", "-json", vm)).at("/virtualMachines/0/summary/config/vmPathName").asText();
     }
 
     String moid(String ds) throws Exception {
@@ -108,16 +117,34 @@ class MaintenanceModeVcsimTest {
         AdminApi api = new AdminApi(rest);
         assertThat(heldMode("ds1")).isEqualTo("normal");
 
-        // entered through this server: vCenter holds ds1 entering until its evacuation, applied, has emptied it
+        // entered through this server: vCenter holds ds1 entering until its evacuation, applied, has emptied it —
+        // a and b moved whole, and d's home alone, to ds3 where its disk is
+        assertThat(vmPath("d")).isEqualTo("[ds1] d/d.vmx");
         JsonNode m = api.call(HttpMethod.POST, "/api/v1/datastores/ds1/maintenance", Map.of("enter", true), 200);
         assertThat(m.get("state").asText()).isEqualTo("ENTERING");
-        assertThat(m.get("recommendationIds")).hasSize(2);
+        assertThat(m.get("disksRemaining").asInt()).isEqualTo(2);
+        assertThat(m.get("vmHomesRemaining").asInt()).as("a, b and d have their home on ds1").isEqualTo(3);
+        assertThat(m.get("recommendationIds")).hasSize(3);
         assertThat(heldMode("ds1")).isEqualTo("enteringMaintenance");
+        JsonNode home = null;
+        for (JsonNode id : m.get("recommendationIds")) {
+            JsonNode r = api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200);
+            if (r.at("/actions/0/homeOnly").asBoolean()) {
+                home = r;
+            }
+        }
+        assertThat(home).as("a recommendation moves d's home alone").isNotNull();
+        assertThat(home.at("/actions/0/vmId").asText()).isEqualTo(FaithfulVcsim.moid(vcsim, "m", "d"));
+        assertThat(home.at("/actions/0/destinationDatastoreId").asText()).as("where d's disk is").isEqualTo(moid("ds3"));
+        assertThat(api.call(HttpMethod.GET, "/api/v1/recommendations/" + home.get("id").asLong() + "/explanation", null, 200)
+                .get("summary").asText()).contains("the home of VM d", "its disks stay where they are");
         applyAll(m.get("recommendationIds"));
         followUntil(() -> maintenance.state(moidOf("ds1")).name().equals("IN_MAINTENANCE"));
         assertThat(maintenance.state(moid("ds1")).name()).isEqualTo("IN_MAINTENANCE");
         assertThat(heldMode("ds1")).as("vCenter's enter task completed once ds1 was empty").isEqualTo("inMaintenance");
         assertThat(vcsim.govc("datastore.info", "-json", "ds1")).doesNotContain("\"vm\":[{");
+        assertThat(vmPath("d")).as("d's home moved, read with govc").isEqualTo("[ds3] d/d.vmx");
+        assertThat(vcsim.govc("device.info", "-vm", "d", "-json", "disk-*")).as("d's disk stayed on ds3").contains("[ds3] d/disk1.vmdk");
 
         // exited through this server: normal in vCenter too
         assertThat(api.call(HttpMethod.POST, "/api/v1/datastores/ds1/maintenance", Map.of("enter", false), 200).get("state").asText())

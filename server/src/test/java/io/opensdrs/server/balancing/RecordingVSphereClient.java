@@ -84,6 +84,12 @@ public class RecordingVSphereClient implements VSphereClient {
     }
 
     @Override
+    public String relocateHome(String vmId, String datastoreId, Map<Integer, String> disksStayOn) {
+        relocations.add(vmId + " home -> " + datastoreId + " disks stay " + disksStayOn);
+        return "task-" + tasks.incrementAndGet();
+    }
+
+    @Override
     public String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
         if (refusesMaintenance) {
             throw new VimFaultException("DatastoreEnterMaintenanceMode", "InvalidState", "the recording fixture refuses maintenance mode");
@@ -101,6 +107,11 @@ public class RecordingVSphereClient implements VSphereClient {
         String task = "task-" + tasks.incrementAndGet();
         completedTasks.add(task);
         return task;
+    }
+
+    /** The task ends, successful. */
+    public void complete(String taskId) {
+        completedTasks.add(taskId);
     }
 
     @Override
@@ -143,7 +154,8 @@ public class RecordingVSphereClient implements VSphereClient {
                 or(c.spaceThresholdMode(), held.spaceThresholdMode()), or(c.spaceThresholdPct(), held.spaceThresholdPct()),
                 or(c.freeSpaceThresholdGb(), held.freeSpaceThresholdGb()), or(c.minSpaceDifferencePct(), held.minSpaceDifferencePct()),
                 or(c.latencyThresholdMs(), held.latencyThresholdMs()), or(c.ioImbalanceThreshold(), held.ioImbalanceThreshold()),
-                or(c.spaceAutomationLevel(), held.spaceAutomationLevel()), or(c.ioAutomationLevel(), held.ioAutomationLevel())));
+                or(c.spaceAutomationLevel(), held.spaceAutomationLevel()), or(c.ioAutomationLevel(), held.ioAutomationLevel()),
+                or(c.ignoreAffinityForMaintenance(), held.ignoreAffinityForMaintenance())));
         String task = "task-" + tasks.incrementAndGet();
         completedTasks.add(task);
         return task;

@@ -227,6 +227,53 @@ class StorageDrsRulesVcsimTest {
                 .at("/0/val/podConfig");
     }
 
+    /** The value of the pod's advanced option as vCenter holds it, read from outside with govc (null when it has none). */
+    String heldOption(String key) throws Exception {
+        for (JsonNode o : heldPodConfig().path("option")) {
+            if (key.equals(o.path("key").asText())) {
+                return o.path("value").asText();
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void ignoreAffinityRulesForMaintenanceIsThePodsAdvancedOptionInVCenter() throws Exception {
+        fullSync();
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        String option = "IgnoreAffinityRulesForMaintenance";
+        AdminApi api = new AdminApi(rest);
+        assertThat(heldOption(option)).isNull();
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("ignoreAffinityForMaintenance").asBoolean()).isFalse();
+
+        // set in vCenter, as the vSphere Client's Storage DRS advanced options do: the server follows at its next sync
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-pod-config", option + "=1")).contains("OK");
+        assertThat(heldOption(option)).isEqualTo("1");
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!api.call(HttpMethod.GET, settings, null, 200).get("ignoreAffinityForMaintenance").asBoolean()
+                && System.currentTimeMillis() < deadline) {
+            sync.incrementalSync();
+            Thread.sleep(100);
+        }
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("ignoreAffinityForMaintenance").asBoolean()).isTrue();
+        assertThat(policies.balancingSettings(podId()).ignoreAffinityForMaintenance()).isTrue();
+        // a maintenance request that does not say follows it; one that says does as it says
+        String ds3 = "/api/v1/datastores/ds3/maintenance";
+        assertThat(api.call(HttpMethod.POST, ds3, Map.of("enter", true), 200).get("ignoreAffinity").asBoolean()).isTrue();
+        assertThat(api.call(HttpMethod.POST, ds3, Map.of("enter", true, "ignoreAffinity", false), 200).get("ignoreAffinity").asBoolean())
+                .isFalse();
+        api.call(HttpMethod.POST, ds3, Map.of("enter", false), 200);
+
+        // changed through the server (the plugin's Settings page): vCenter holds it first, then the server
+        Map<String, Object> body = settingsBody(api, settings);
+        body.put("ignoreAffinityForMaintenance", false);
+        assertThat(api.call(HttpMethod.PUT, settings, body, 200).get("ignoreAffinityForMaintenance").asBoolean()).isFalse();
+        assertThat(heldOption(option)).isEqualTo("0");
+        fullSync();
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("ignoreAffinityForMaintenance").asBoolean()).isFalse();
+        assertThat(policies.balancingSettings(podId()).ignoreAffinityForMaintenance()).isFalse();
+    }
+
     @Test
     void storageDrsTurnedOffInVCenterMakesNoRunUntilTurnedOnAgain() throws Exception {
         fullSync();

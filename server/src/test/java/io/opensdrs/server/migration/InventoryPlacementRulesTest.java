@@ -18,7 +18,7 @@ class InventoryPlacementRulesTest {
             disks.add(new InventorySnapshot.VirtualDisk(2000 + i, "Hard disk " + (i + 1), "[" + diskDatastores[i] + "] " + id + "/d" + i
                     + ".vmdk", diskDatastores[i], 1L << 30, false));
         }
-        return new InventorySnapshot.Vm(id, "name-" + id, "host-1", List.of(diskDatastores), disks);
+        return new InventorySnapshot.Vm(id, "name-" + id, "host-1", List.of(diskDatastores), disks, null);
     }
 
     static InventorySnapshot inventory(StorageDrsRules rules, InventorySnapshot.Vm... vms) {
@@ -31,7 +31,7 @@ class InventoryPlacementRulesTest {
 
     static MigrationAction move(String vm, List<Integer> keys, String destination) {
         return new MigrationAction(1, 1, vm, keys, List.of("ds-1"), destination, "host-1", 1L << 30, ActionState.QUEUED, null,
-                Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null, null, null);
+                Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null, null, null, false);
     }
 
     @Test

@@ -143,6 +143,15 @@ public final class InventoryTypes {
         public StorageDrsAutomationConfig automationOverrides;
         /** Inter-VM rules; Storage DRS keeps VM anti-affinity rules ({@link ClusterAntiAffinityRuleSpec}). */
         public List<ClusterRuleInfo> rule = new ArrayList<>();
+        /** The pod's advanced options (the vSphere Client's Storage DRS "Advanced Options"), by key. */
+        public List<OptionValue> option = new ArrayList<>();
+    }
+
+    /** An advanced option as vCenter holds it: a key and a value (xsd:anyType; vCenter types these xsd:string). */
+    @XmlType(name = "OptionValue", propOrder = {"key", "value"})
+    public static class OptionValue {
+        public String key;
+        public Object value;
     }
 
     /** The pod's space balancing thresholds (the vSphere Client's "Space balance threshold"). */
@@ -193,9 +202,9 @@ public final class InventoryTypes {
         public StorageDrsVmConfigInfo info;
     }
 
-    /** The element order is the WSDL's; what the server never sets (loadBalanceInterval, option) is left out. */
+    /** The element order is the WSDL's; what the server never sets (loadBalanceInterval) is left out. */
     @XmlType(name = "StorageDrsPodConfigSpec", propOrder = {"enabled", "ioLoadBalanceEnabled", "defaultVmBehavior", "defaultIntraVmAffinity",
-            "spaceLoadBalanceConfig", "ioLoadBalanceConfig", "automationOverrides", "rule"})
+            "spaceLoadBalanceConfig", "ioLoadBalanceConfig", "automationOverrides", "rule", "option"})
     public static class StorageDrsPodConfigSpec {
         public Boolean enabled;
         public Boolean ioLoadBalanceEnabled;
@@ -205,6 +214,51 @@ public final class InventoryTypes {
         public StorageDrsIoLoadBalanceConfig ioLoadBalanceConfig;
         public StorageDrsAutomationConfig automationOverrides;
         public List<ClusterRuleSpec> rule = new ArrayList<>();
+        public List<StorageDrsOptionSpec> option = new ArrayList<>();
+    }
+
+    /** One change of the pod's advanced options (an ArrayUpdateSpec keyed by the option's key). */
+    @XmlType(name = "StorageDrsOptionSpec", propOrder = {"operation", "removeKey", "option"})
+    public static class StorageDrsOptionSpec {
+        public String operation;
+        public XsdString removeKey;
+        public OptionValueSpec option;
+    }
+
+    /**
+     * An OptionValue to send: govmomi (vcsim) finds the concrete type of an interface-typed element
+     * only by its {@code xsi:type}, so it is written, as {@link XsdInt} writes its own.
+     */
+    @XmlType(name = "", propOrder = {"key", "value"})
+    public static class OptionValueSpec {
+        @XmlAttribute(name = "type", namespace = XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI)
+        public String type = "OptionValue";
+        public String key;
+        public XsdString value;
+
+        public OptionValueSpec() {
+        }
+
+        public OptionValueSpec(String key, String value) {
+            this.key = key;
+            this.value = new XsdString(value);
+        }
+    }
+
+    /** A string where the WSDL says xsd:anyType, typed {@code xsd:string} (see {@link XsdInt}). */
+    @XmlType(name = "")
+    public static class XsdString {
+        @XmlAttribute(name = "type", namespace = XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI)
+        public String type = "xsd:string";
+        @XmlValue
+        public String value;
+
+        public XsdString() {
+        }
+
+        public XsdString(String value) {
+            this.value = value;
+        }
     }
 
     /** One change of the pod's rules (an ArrayUpdateSpec: add, edit, or remove by the rule's key). */
