@@ -367,7 +367,7 @@ try {
   }
 
   // ------------------------------------------------------------ settings page → vCenter (govc)
-  const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold) is the pod\'s Storage DRS setting in vCenter (govc)';
+  const settingsCheck = 'settings: what the Settings page saves (keep VMDKs together, I/O latency threshold, ignore affinity rules for maintenance) is the pod\'s Storage DRS setting in vCenter (govc), and the maintenance dialog starts from it';
   if (!env.GOVC_URL) {
     skip(settingsCheck, 'GOVC_URL is not set');
   } else {
@@ -375,10 +375,13 @@ try {
       const seen = [];
       await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
       const latency0 = Number(await page.locator('#set-latencyThresholdMs').inputValue());
-      for (const [keep, latency] of [[false, latency0 === 30 ? 31 : 30], [true, latency0]]) { // and back, so the server ends as it began
+      const ignore0 = await page.locator('#set-ignoreAffinityForMaintenance').isChecked();
+      for (const [keep, latency, ignore] of [[false, latency0 === 30 ? 31 : 30, !ignore0], [true, latency0, ignore0]]) { // and back
         await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
         const box = page.locator('#set-keepVmdksTogether');
         if ((await box.isChecked()) !== keep) await box.click();
+        const ignoreBox = page.locator('#set-ignoreAffinityForMaintenance');
+        if ((await ignoreBox.isChecked()) !== ignore) await ignoreBox.click();
         await page.fill('#set-latencyThresholdMs', String(latency));
         await page.click('[data-testid="settings-save"]');
         await page.waitForSelector('[data-testid="settings-saved"], [data-testid="settings-status"] [data-testid="error"]', { timeout: 30000 });
@@ -386,7 +389,16 @@ try {
         const held = await govcPodSettings(cluster.name);
         assert(held.keep === keep, `saved ${keep}, vCenter holds podConfig.defaultIntraVmAffinity = ${held.keep}`);
         assert(held.latency === latency, `saved ${latency} ms, vCenter holds ioLoadBalanceConfig.ioLatencyThreshold = ${held.latency}`);
-        seen.push(`keep together ${held.keep}, ${held.latency} ms`);
+        assert(held.ignoreAffinity === (ignore ? '1' : '0'),
+          `saved ignore affinity ${ignore}, vCenter holds podConfig.option IgnoreAffinityRulesForMaintenance = ${held.ignoreAffinity}`);
+        // the maintenance dialog's "Ignore affinity rules for maintenance" starts as the cluster's
+        const ds = datastores[0]?.name;
+        await visit(`#/datastore/${q(ds)}?cluster=${q(cluster.id)}`, 'page-datastore');
+        await page.click('[data-testid="maintenance"]');
+        const dialogIgnores = await page.locator('[data-testid="modal"] #ignore-affinity').isChecked({ timeout: 20000 });
+        await page.click('[data-testid="modal"] [data-testid="modal-cancel"]');
+        assert(dialogIgnores === ignore, `cluster ignores affinity for maintenance: ${ignore}, the dialog's box: ${dialogIgnores}`);
+        seen.push(`keep together ${held.keep}, ${held.latency} ms, IgnoreAffinityRulesForMaintenance=${held.ignoreAffinity} (dialog ${dialogIgnores})`);
       }
       return `vCenter held ${seen.join(' then ')} after each save`;
     });
@@ -530,8 +542,9 @@ async function govcPodSettings(podName) {
   const c = await govcPodConfig(podName);
   const pod = c.podConfig ?? c.PodConfig ?? {};
   const io = pod.ioLoadBalanceConfig ?? pod.IoLoadBalanceConfig ?? {};
+  const option = (pod.option ?? pod.Option ?? []).find((o) => (o.key ?? o.Key) === 'IgnoreAffinityRulesForMaintenance');
   return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null,
-    enabled: pod.enabled ?? pod.Enabled ?? false };
+    enabled: pod.enabled ?? pod.Enabled ?? false, ignoreAffinity: option ? String(option.value ?? option.Value) : null };
 }
 
 /** The VM's entry in the pod's vmConfig as vCenter holds it (lower-case keys), or undefined. */

@@ -28,6 +28,8 @@ export interface MaintenanceView {
   state: string;
   ignoreAffinity: boolean;
   disksRemaining: number;
+  /** VMs whose home (configuration files) is still on the datastore */
+  vmHomesRemaining: number;
   recommendationIds: number[];
   appliedRecommendationIds: number[];
   faults: { reasonCode?: string; message?: string }[];
@@ -46,6 +48,8 @@ export interface SettingsView {
   loadBalanceIntervalMinutes: number;
   ioLoadBalanceEnabled: boolean;
   keepVmdksTogether: boolean;
+  /** "Ignore affinity rules for maintenance": vCenter's pod option IgnoreAffinityRulesForMaintenance. */
+  ignoreAffinityForMaintenance?: boolean;
   congestionAlpha: number;
   spaceAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
   ioAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
@@ -187,6 +191,8 @@ export interface RecommendationView {
   confidence: number | null;
   state: string;
   createdAt: string;
+  /** The VM's home alone moves (its configuration files); its disks stay where they are. */
+  homeOnly?: boolean;
   vmName?: string;
   sourceName?: string;
   destinationName?: string;

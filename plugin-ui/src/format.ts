@@ -91,8 +91,14 @@ export function modelName(kind: string | null | undefined): string {
   return MODELS[kind] ?? kind;
 }
 
-/** "vm-12 disk 2000" or "vm-12 (whole VM)". */
-export function diskLabel(vm: string, diskKey: number | null | undefined, vmName?: string): string {
+/** "1 disk", "2 disks". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** "vm-12 · disk 2000", "vm-12 (whole VM)" or, for a move of its home alone, "vm-12 (VM home)". */
+export function diskLabel(vm: string, diskKey: number | null | undefined, vmName?: string, homeOnly?: boolean): string {
   const who = vmName ? `${vmName}` : vm;
+  if (homeOnly) return `${who} (VM home)`;
   return isNum(diskKey) ? `${who} · disk ${diskKey}` : `${who} (whole VM)`;
 }

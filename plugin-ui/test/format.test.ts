@@ -41,5 +41,7 @@ describe('format', () => {
     expect(f.modelName('custom')).toBe('custom');
     expect(f.diskLabel('vm-1', 2000, 'db-01')).toBe('db-01 · disk 2000');
     expect(f.diskLabel('vm-1', null)).toBe('vm-1 (whole VM)');
+    expect(f.diskLabel('vm-1', null, 'web', true)).toBe('web (VM home)');
+    expect([f.count(1, 'VM home'), f.count(2, 'disk'), f.count(0, 'fault')]).toEqual(['1 VM home', '2 disks', '0 faults']);
   });
 });

@@ -48,7 +48,7 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
 
   const cols = (withActions: boolean) => [
     { header: 'Reason', cell: (r: RecommendationView) => h('span', { title: r.reason }, f.reason(r.reason)) },
-    { header: 'VM / disk', cell: (r: RecommendationView) => f.diskLabel(r.vm, r.diskKey, r.vmName ?? names.vm(r.vm)) },
+    { header: 'VM / disk', cell: (r: RecommendationView) => f.diskLabel(r.vm, r.diskKey, r.vmName ?? names.vm(r.vm), r.homeOnly) },
     { header: 'Source → destination', cell: (r: RecommendationView) => {
       const s = r.sourceName ?? names.datastore(r.source);
       const d = r.destinationName ?? names.datastore(r.destination);

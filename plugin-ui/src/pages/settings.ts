@@ -32,6 +32,7 @@ export const SETTINGS_FIELDS: FieldDef[] = [
   { key: 'ioImbalanceThreshold', label: 'I/O imbalance threshold', kind: 'number', min: 1, max: 100, step: 1, vcenter: true },
   { key: 'loadBalanceIntervalMinutes', label: 'Load balance interval (minutes)', kind: 'number', min: 60, max: 43200, step: 1 },
   { key: 'keepVmdksTogether', label: 'Keep VMDKs together by default', kind: 'bool', vcenter: true },
+  { key: 'ignoreAffinityForMaintenance', label: 'Ignore affinity rules for maintenance', kind: 'bool', vcenter: true },
   { key: 'congestionAlpha', label: 'Congestion threshold α (fraction of peak)', kind: 'number', min: 0.01, max: 0.99, step: 0.01 },
 ];
 
