@@ -315,9 +315,9 @@ public final class DemoRun {
             }
         }
         for (JsonNode a : rec.path("actions")) {
-            b.append(String.format("%n      move %s disks %s from %s to %s (%.1f GB)", a.path("vmId").asText(),
-                    a.path("diskKeys"), a.path("sourceDatastoreIds"), a.path("destinationDatastoreId").asText(),
-                    a.path("sizeBytes").asLong() / 1e9));
+            b.append(String.format("%n      move %s %s from %s to %s (%.1f GB)", a.path("vmId").asText(),
+                    a.path("homeOnly").asBoolean() ? "home (its disks stay)" : "disks " + a.path("diskKeys"),
+                    a.path("sourceDatastoreIds"), a.path("destinationDatastoreId").asText(), a.path("sizeBytes").asLong() / 1e9));
         }
         return b.toString();
     }

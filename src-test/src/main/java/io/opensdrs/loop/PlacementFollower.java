@@ -159,6 +159,13 @@ public final class PlacementFollower implements AutoCloseable {
         }
         List<Integer> keys = new ArrayList<>();
         a.path("diskKeys").forEach(k -> keys.add(k.asInt()));
+        if (a.path("homeOnly").asBoolean()) {
+            // the VM's home alone (its configuration files): no disk, so no IO moves in the testbed
+            followedActions.add(actionId);
+            progress.accept(String.format("  storage vMotion started: %s home -> %s (vCenter task %s; no disk moves)", vm, dest,
+                    a.path("taskId").asText()));
+            return;
+        }
         if (keys.isEmpty()) {
             keys.addAll(vmDisks.getOrDefault(vmId, List.of())); // the whole VM
         }
