@@ -271,6 +271,10 @@ func podConfigSpec(held types.StorageDrsPodConfigInfo, pairs string) (*types.Sto
 			auto().SpaceLoadBalanceAutomationMode = value
 		case "ioLoadBalanceAutomationMode":
 			auto().IoLoadBalanceAutomationMode = value
+		case "ruleEnforcementAutomationMode":
+			auto().RuleEnforcementAutomationMode = value
+		case "vmEvacuationAutomationMode":
+			auto().VmEvacuationAutomationMode = value
 		case ignoreAffinityForMaintenance:
 			// an advanced option: added, or edited when the pod holds it
 			op := types.ArrayUpdateOperationAdd
