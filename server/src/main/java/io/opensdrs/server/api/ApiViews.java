@@ -21,7 +21,7 @@ public final class ApiViews {
                                String spaceAutomationLevel, String ioAutomationLevel, String strategy, String spaceThresholdMode,
                                int freeSpaceThresholdGb, List<SettingsRequest.VmOverrideEntry> vmOverrides,
                                List<SettingsRequest.ServiceClassEntry> serviceClasses, boolean storageDrsEnabled,
-                               boolean ignoreAffinityForMaintenance) {
+                               boolean ignoreAffinityForMaintenance, String ruleAutomationLevel, String evacuationAutomationLevel) {
     }
 
     /**

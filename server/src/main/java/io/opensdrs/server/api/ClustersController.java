@@ -259,6 +259,12 @@ public class ClustersController {
         if (r.ioAutomationLevel() != null) {
             s.setIoAutomationLevel("inherit".equals(r.ioAutomationLevel()) ? null : r.ioAutomationLevel());
         }
+        if (r.ruleAutomationLevel() != null) {
+            s.setRuleAutomationLevel("inherit".equals(r.ruleAutomationLevel()) ? null : r.ruleAutomationLevel());
+        }
+        if (r.evacuationAutomationLevel() != null) {
+            s.setEvacuationAutomationLevel("inherit".equals(r.evacuationAutomationLevel()) ? null : r.evacuationAutomationLevel());
+        }
         if (r.ignoreAffinityForMaintenance() != null) {
             s.setIgnoreAffinityForMaintenance(r.ignoreAffinityForMaintenance());
         }
@@ -346,6 +352,8 @@ public class ClustersController {
                 s.getLoadBalanceIntervalMinutes(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(), s.getCongestionAlpha(),
                 s.getSpaceAutomationLevel() == null ? "inherit" : s.getSpaceAutomationLevel(),
                 s.getIoAutomationLevel() == null ? "inherit" : s.getIoAutomationLevel(), s.getStrategy(), s.getSpaceThresholdMode(),
-                s.getFreeSpaceThresholdGb(), overrides, classes, s.isStorageDrsEnabled(), s.isIgnoreAffinityForMaintenance());
+                s.getFreeSpaceThresholdGb(), overrides, classes, s.isStorageDrsEnabled(), s.isIgnoreAffinityForMaintenance(),
+                s.getRuleAutomationLevel() == null ? "inherit" : s.getRuleAutomationLevel(),
+                s.getEvacuationAutomationLevel() == null ? "inherit" : s.getEvacuationAutomationLevel());
     }
 }

@@ -38,7 +38,12 @@ public record SettingsRequest(
         // vCenter's "Turn ON vSphere Storage DRS"; null keeps it
         Boolean storageDrsEnabled,
         // vCenter's advanced option IgnoreAffinityRulesForMaintenance; null keeps it
-        Boolean ignoreAffinityForMaintenance) {
+        Boolean ignoreAffinityForMaintenance,
+        // rule enforcement's and VM evacuation's own levels (vCenter's automationOverrides); null keeps them
+        @Pattern(regexp = "manual|automated|inherit", message = "must be manual, automated or inherit (the cluster's level)")
+        String ruleAutomationLevel,
+        @Pattern(regexp = "manual|automated|inherit", message = "must be manual, automated or inherit (the cluster's level)")
+        String evacuationAutomationLevel) {
 
     /** A per-VM automation override (SPEC §4) and, optionally, the VM's SLEDS service class. */
     public record VmOverrideEntry(

@@ -67,6 +67,8 @@ public class ClusterPolicies {
                 .clusterAutomation(level(s.getAutomationLevel()))
                 .spaceAutomation(s.getSpaceAutomationLevel() == null ? null : level(s.getSpaceAutomationLevel()))
                 .ioAutomation(s.getIoAutomationLevel() == null ? null : level(s.getIoAutomationLevel()))
+                .ruleEnforcementAutomation(s.getRuleAutomationLevel() == null ? null : level(s.getRuleAutomationLevel()))
+                .evacuationAutomation(s.getEvacuationAutomationLevel() == null ? null : level(s.getEvacuationAutomationLevel()))
                 .spaceThresholdMode("freeSpace".equals(s.getSpaceThresholdMode()) ? SpaceThresholdMode.FREE_SPACE : SpaceThresholdMode.UTILIZATION)
                 .spaceUtilizationThreshold(s.getSpaceThresholdPct() / 100.0)
                 .freeSpaceThresholdGb(s.getFreeSpaceThresholdGb())

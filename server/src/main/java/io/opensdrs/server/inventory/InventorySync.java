@@ -84,6 +84,7 @@ public class InventorySync {
     public Result fullSync() {
         VCenterInventorySource s = requireSource();
         return fullTimer.record(() -> {
+            Instant readAt = Instant.now();
             InventorySnapshot snap = s.fullSnapshot();
             InventoryValidator.check(snap.datacenters(), snap.clusters(), snap.datastores(), snap.hosts(), snap.vms())
                     .ifPresent(e -> {
@@ -94,7 +95,7 @@ public class InventorySync {
                     jdbc.update("DELETE FROM " + table);
                 }
                 snap.datacenters().forEach(this::upsert);
-                snap.clusters().forEach(this::upsert);
+                snap.clusters().forEach(p -> upsert(p, readAt));
                 snap.datastores().forEach(this::upsert);
                 snap.hosts().forEach(this::upsert);
                 snap.vms().forEach(this::upsert);
@@ -112,6 +113,7 @@ public class InventorySync {
         if (version.isEmpty()) {
             return fullSync();
         }
+        Instant readAt = Instant.now();
         InventoryChanges c = incrementalTimer.record(() -> s.changesSince(version.get()));
         if (c.fullResyncRequired()) {
             return fullSync();
@@ -121,7 +123,7 @@ public class InventorySync {
         });
         tx.executeWithoutResult(t -> {
             c.datacenters().forEach(this::upsert);
-            c.clusters().forEach(this::upsert);
+            c.clusters().forEach(p -> upsert(p, readAt));
             c.datastores().forEach(this::upsert);
             c.hosts().forEach(this::upsert);
             c.vms().forEach(this::upsert);
@@ -146,11 +148,13 @@ public class InventorySync {
         jdbc.update("INSERT INTO datacenter (moid, name) VALUES (?, ?)", d.moid(), d.name());
     }
 
-    private void upsert(InventorySnapshot.StoragePodInfo p) {
+    /** @param readAt when the read of vCenter that saw the pod began */
+    private void upsert(InventorySnapshot.StoragePodInfo p, Instant readAt) {
+        StorageDrsRules rules = podSettings.asOf(p.moid(), p.rules(), readAt);
         jdbc.update("DELETE FROM datastore_cluster WHERE moid = ?", p.moid());
         jdbc.update("INSERT INTO datastore_cluster (moid, name, datacenter_moid, storage_drs_rules_json) VALUES (?, ?, ?, ?)",
-                p.moid(), p.name(), p.datacenterMoid(), rulesJson(p.moid(), p.rules()));
-        podSettings.adopt(p.moid(), p.rules());
+                p.moid(), p.name(), p.datacenterMoid(), rulesJson(p.moid(), rules));
+        podSettings.adopt(p.moid(), rules);
     }
 
     /**
@@ -159,6 +163,7 @@ public class InventorySync {
      * the next sync (which reads the same).
      */
     public void storeStorageDrsRules(String podId, StorageDrsRules rules) {
+        podSettings.changedInVCenter(podId);
         tx.executeWithoutResult(t -> {
             jdbc.update("UPDATE datastore_cluster SET storage_drs_rules_json = ? WHERE moid = ?", rulesJson(podId, rules), podId);
             podSettings.adopt(podId, rules);

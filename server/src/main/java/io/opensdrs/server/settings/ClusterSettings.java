@@ -42,6 +42,10 @@ public class ClusterSettings {
     private String spaceAutomationLevel;
     /** IO balancing's own level; null inherits {@link #automationLevel}. */
     private String ioAutomationLevel;
+    /** Rule enforcement's own level (moves that fix a broken rule); null inherits {@link #automationLevel}. */
+    private String ruleAutomationLevel;
+    /** VM evacuation's own level (maintenance mode); null inherits {@link #automationLevel}. */
+    private String evacuationAutomationLevel;
     /** {@code auto} (romano when every fitted model is Romano's, else pesto) or basil, pesto, romano. */
     private String strategy = "auto";
     /** {@code utilization} (spaceThresholdPct) or {@code freeSpace} (freeSpaceThresholdGb), SPEC §4. */
@@ -85,6 +89,10 @@ public class ClusterSettings {
     public void setCongestionAlpha(double v) { congestionAlpha = v; }
     public String getSpaceAutomationLevel() { return spaceAutomationLevel; }
     public void setSpaceAutomationLevel(String v) { spaceAutomationLevel = v; }
+    public String getRuleAutomationLevel() { return ruleAutomationLevel; }
+    public void setRuleAutomationLevel(String v) { ruleAutomationLevel = v; }
+    public String getEvacuationAutomationLevel() { return evacuationAutomationLevel; }
+    public void setEvacuationAutomationLevel(String v) { evacuationAutomationLevel = v; }
     public String getIoAutomationLevel() { return ioAutomationLevel; }
     public void setIoAutomationLevel(String v) { ioAutomationLevel = v; }
     public String getStrategy() { return strategy; }

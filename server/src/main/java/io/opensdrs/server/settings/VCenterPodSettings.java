@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -31,7 +32,8 @@ import java.util.function.Predicate;
  * The Storage DRS settings of SPEC §4 held in two places, vCenter's pod
  * ({@code podStorageDrsEntry.storageDrsConfig}) and this server: the pod-wide ones in
  * {@code podConfig} (what the vSphere Client's "Edit Storage DRS" dialog edits) and
- * {@link ClusterSettings} — Storage DRS on or off, the automation level and each subsystem's, IO balancing on or off,
+ * {@link ClusterSettings} — Storage DRS on or off, the automation level and each subsystem's (space, IO,
+ * rule enforcement, VM evacuation), IO balancing on or off,
  * keep VMDKs together by default, the space and IO thresholds, and the advanced option "ignore
  * affinity rules for maintenance" ({@code podConfig.option}) — and each VM's automation in its
  * {@code vmConfig} entry (the client's "VM Overrides") and {@link ClusterPolicies}' overrides.
@@ -99,6 +101,12 @@ public class VCenterPodSettings {
             new Shared<>("ioAutomationLevel", "automationOverrides.ioLoadBalanceAutomationMode",
                     PodSettings::ioAutomationLevel, s -> inherit(s.getIoAutomationLevel()),
                     (s, v) -> s.setIoAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains),
+            new Shared<>("ruleAutomationLevel", "automationOverrides.ruleEnforcementAutomationMode",
+                    PodSettings::ruleAutomationLevel, s -> inherit(s.getRuleAutomationLevel()),
+                    (s, v) -> s.setRuleAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains),
+            new Shared<>("evacuationAutomationLevel", "automationOverrides.vmEvacuationAutomationMode",
+                    PodSettings::evacuationAutomationLevel, s -> inherit(s.getEvacuationAutomationLevel()),
+                    (s, v) -> s.setEvacuationAutomationLevel("inherit".equals(v) ? null : v), SUBSYSTEM_LEVELS::contains),
             new Shared<>("ignoreAffinityForMaintenance", "podConfig.option " + PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE,
                     PodSettings::ignoreAffinityForMaintenance, ClusterSettings::isIgnoreAffinityForMaintenance,
                     ClusterSettings::setIgnoreAffinityForMaintenance, v -> true));
@@ -107,6 +115,8 @@ public class VCenterPodSettings {
     private final ClusterPolicies policies;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration timeout;
+    /** When this server last changed each pod's Storage DRS configuration in vCenter (since it started). */
+    private final Map<String, Instant> changedInVCenter = new ConcurrentHashMap<>();
 
     public VCenterPodSettings(ClusterSettingsRepository settings, ClusterPolicies policies, ObjectProvider<VSphereClient> clients,
                               VCenterProperties vcenter) {
@@ -121,7 +131,8 @@ public class VCenterPodSettings {
         return new PodSettings(s.isStorageDrsEnabled(), s.getAutomationLevel(), s.isIoLoadBalanceEnabled(), s.isKeepVmdksTogether(),
                 s.getSpaceThresholdMode(), s.getSpaceThresholdPct(), s.getFreeSpaceThresholdGb(), s.getMinSpaceDifferencePct(),
                 s.getLatencyThresholdMs(), s.getIoImbalanceThreshold(), inherit(s.getSpaceAutomationLevel()),
-                inherit(s.getIoAutomationLevel()), s.isIgnoreAffinityForMaintenance());
+                inherit(s.getIoAutomationLevel()), inherit(s.getRuleAutomationLevel()), inherit(s.getEvacuationAutomationLevel()),
+                s.isIgnoreAffinityForMaintenance());
     }
 
     private static String inherit(String level) {
@@ -150,6 +161,40 @@ public class VCenterPodSettings {
         adopted.addAll(policies.adoptVmAutomation(podId, automation(vcenter)));
         if (!adopted.isEmpty()) {
             log.info("{}: vCenter's Storage DRS settings differ; the server follows: {}", podId, String.join(", ", adopted));
+        }
+    }
+
+    /** This server has just changed the pod's Storage DRS configuration in vCenter (settings, rules). */
+    public void changedInVCenter(String podId) {
+        changedInVCenter.put(podId, Instant.now());
+    }
+
+    /**
+     * How long after this server changed a pod a sync's read of it is not trusted: the change
+     * stream (WaitForUpdatesEx) may deliver an earlier state of the pod after the change was made.
+     */
+    static final Duration READ_LAG = Duration.ofMinutes(1);
+
+    /**
+     * The pod's Storage DRS configuration a sync that read vCenter at {@code readAt} should store:
+     * what it read — unless this server changed the pod in vCenter after, or shortly before
+     * ({@link #READ_LAG}), that read began, when the read may hold the values from before the
+     * change, and storing them would undo it (a settings {@code PUT} turning Storage DRS on, undone
+     * by a sync that had read it off): then the pod's configuration is read from vCenter again,
+     * directly. Should that read fail, what the sync read is kept.
+     */
+    public StorageDrsRules asOf(String podId, StorageDrsRules read, Instant readAt) {
+        Instant changed = changedInVCenter.get(podId);
+        VSphereClient client = clients.getIfAvailable();
+        if (changed == null || changed.plus(READ_LAG).isBefore(readAt) || client == null) {
+            return read;
+        }
+        try {
+            log.debug("{}: changed in vCenter by this server at {}, the sync read it at {}: read again", podId, changed, readAt);
+            return client.storageDrsRules(podId);
+        } catch (VimFaultException | RuntimeException e) {
+            log.warn("{}: reading the pod's Storage DRS configuration again failed, the sync's read is kept: {}", podId, e.toString());
+            return read;
         }
     }
 
@@ -186,7 +231,9 @@ public class VCenterPodSettings {
         List<Shared<?>> changed = SHARED.stream().filter(f -> f.held().apply(change) != null).toList();
         String described = describe(change, changed, vmChange);
         try {
+            changedInVCenter(podId);
             client.completeTask(client.configureStorageDrsForPod(podId, change, vmChange), timeout);
+            changedInVCenter(podId);
             StorageDrsRules held = client.storageDrsRules(podId);
             for (Shared<?> f : changed) {
                 if (!Objects.equals(f.held().apply(held.pod()), f.held().apply(change))) {
@@ -253,6 +300,8 @@ public class VCenterPodSettings {
                 diff(current.ioImbalanceThreshold(), wanted.ioImbalanceThreshold()),
                 diff(current.spaceAutomationLevel(), wanted.spaceAutomationLevel()),
                 diff(current.ioAutomationLevel(), wanted.ioAutomationLevel()),
+                diff(current.ruleAutomationLevel(), wanted.ruleAutomationLevel()),
+                diff(current.evacuationAutomationLevel(), wanted.evacuationAutomationLevel()),
                 diff(current.ignoreAffinityForMaintenance(), wanted.ignoreAffinityForMaintenance()));
     }
 

@@ -219,6 +219,8 @@ final class InventoryAssembler {
                 io == null ? null : zeroAsNull(io.ioLoadImbalanceThreshold),
                 auto == null ? null : automationMode(auto.spaceLoadBalanceAutomationMode),
                 auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode),
+                auto == null ? null : automationMode(auto.ruleEnforcementAutomationMode),
+                auto == null ? null : automationMode(auto.vmEvacuationAutomationMode),
                 flag(option(c, StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE)));
     }
 

@@ -43,6 +43,10 @@ public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffini
      * @param spaceAutomationLevel  automationOverrides.spaceLoadBalanceAutomationMode: manual, automated,
      *                              or inherit when blank (the pod's level)
      * @param ioAutomationLevel     automationOverrides.ioLoadBalanceAutomationMode, the same way
+     * @param ruleAutomationLevel   automationOverrides.ruleEnforcementAutomationMode (moves that fix a
+     *                              broken rule), the same way
+     * @param evacuationAutomationLevel automationOverrides.vmEvacuationAutomationMode (maintenance-mode
+     *                              evacuations), the same way
      * @param ignoreAffinityForMaintenance the advanced option {@value #IGNORE_AFFINITY_FOR_MAINTENANCE}
      *                              ({@code podConfig.option}): 1 lets maintenance-mode evacuations break
      *                              affinity rules, 0 keeps them; null when the pod holds no such option
@@ -50,10 +54,11 @@ public record StorageDrsRules(PodSettings pod, List<VmAntiAffinity> vmAntiAffini
     public record PodSettings(Boolean storageDrsEnabled, String automationLevel, Boolean ioLoadBalanceEnabled, Boolean keepVmdksTogether,
                               String spaceThresholdMode, Integer spaceThresholdPct, Integer freeSpaceThresholdGb,
                               Integer minSpaceDifferencePct, Integer latencyThresholdMs, Integer ioImbalanceThreshold,
-                              String spaceAutomationLevel, String ioAutomationLevel, Boolean ignoreAffinityForMaintenance) {
+                              String spaceAutomationLevel, String ioAutomationLevel, String ruleAutomationLevel,
+                              String evacuationAutomationLevel, Boolean ignoreAffinityForMaintenance) {
 
         public static final PodSettings UNSET = new PodSettings(null, null, null, null, null, null, null, null, null, null, null, null,
-                null);
+                null, null, null);
 
         /** The Storage DRS advanced option of the vSphere Client's "Ignore affinity rules for maintenance". */
         public static final String IGNORE_AFFINITY_FOR_MAINTENANCE = "IgnoreAffinityRulesForMaintenance";

@@ -254,11 +254,14 @@ public final class Vim25VSphereClient implements VSphereClient {
             io.ioLoadImbalanceThreshold = or(change.ioImbalanceThreshold(), io.ioLoadImbalanceThreshold);
             pod.ioLoadBalanceConfig = io;
         }
-        if (change.spaceAutomationLevel() != null || change.ioAutomationLevel() != null) {
+        if (change.spaceAutomationLevel() != null || change.ioAutomationLevel() != null || change.ruleAutomationLevel() != null
+                || change.evacuationAutomationLevel() != null) {
             InventoryTypes.StorageDrsAutomationConfig auto = now.automationOverrides != null
                     ? now.automationOverrides : new InventoryTypes.StorageDrsAutomationConfig();
             auto.spaceLoadBalanceAutomationMode = automationMode(change.spaceAutomationLevel(), auto.spaceLoadBalanceAutomationMode);
             auto.ioLoadBalanceAutomationMode = automationMode(change.ioAutomationLevel(), auto.ioLoadBalanceAutomationMode);
+            auto.ruleEnforcementAutomationMode = automationMode(change.ruleAutomationLevel(), auto.ruleEnforcementAutomationMode);
+            auto.vmEvacuationAutomationMode = automationMode(change.evacuationAutomationLevel(), auto.vmEvacuationAutomationMode);
             pod.automationOverrides = auto;
         }
         if (change.ignoreAffinityForMaintenance() != null) {

@@ -275,6 +275,19 @@ abstract class BalancingIntegrationSuite {
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("spaceAutomationLevel").asText()).isEqualTo("manual");
         JsonNode manualSpace = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
         assertThat(manualSpace.get("appliedRecommendationIds")).isEmpty();
+        // VM evacuation's own level: manual while the cluster is automated → the evacuation is recommended, not applied
+        s = settings("automated");
+        s.put("evacuationAutomationLevel", "manual");
+        assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200).get("evacuationAutomationLevel").asText())
+                .isEqualTo("manual");
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("ruleAutomationLevel").asText())
+                .isEqualTo("inherit");
+        JsonNode evacuation = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
+        assertThat(evacuation.get("recommendationIds")).isNotEmpty();
+        assertThat(evacuation.get("appliedRecommendationIds")).isEmpty();
+        s.put("evacuationAutomationLevel", "inherit");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
     }
 
@@ -519,6 +532,50 @@ abstract class BalancingIntegrationSuite {
         syncCrowded("h4");
     }
 
+    /**
+     * A sync whose read of vCenter began before a settings {@code PUT} changed the pod there holds
+     * the old values; storing them would undo the change (Storage DRS turned on, shown off again
+     * until the next sync). The sync reads the pod again instead.
+     */
+    @Test
+    @Order(9)
+    void aSyncThatReadVCenterBeforeASettingsChangeDoesNotUndoIt() throws Exception {
+        InventorySnapshot c = crowded("race1");
+        InventorySnapshot off = new InventorySnapshot("race1", c.datacenters(),
+                List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
+                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                                null), List.of(), List.of()))), c.datastores(), c.hosts(), c.vms());
+        Map<String, Object> s = settings("manual");
+        s.put("storageDrsEnabled", false);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        inventory.setSnapshot(off);
+        vcenter.setInventory(crowdedInVCenter());
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("storageDrsEnabled").asBoolean()).isFalse();
+
+        // the sync reads vCenter (off), the PUT turns Storage DRS on in vCenter and here, then the sync stores what it read
+        InMemoryInventorySource.SlowRead slow = new InMemoryInventorySource.SlowRead(new java.util.concurrent.CountDownLatch(1),
+                new java.util.concurrent.CountDownLatch(1));
+        inventory.slowNextRead(slow);
+        java.util.concurrent.CompletableFuture<JsonNode> sync = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(slow.reading().await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        s.put("storageDrsEnabled", true);
+        assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200).get("storageDrsEnabled").asBoolean()).isTrue();
+        slow.answer().countDown();
+        sync.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("storageDrsEnabled").asBoolean())
+                .as("the sync read the pod again: vCenter holds it on").isTrue();
+        assertThat(vcenter.storageDrsRules("group-p1").pod().storageDrsEnabled()).isTrue();
+        syncCrowded("race2");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
+
     // ------------------------------------------------------------------ datastore addition
 
     static InjectorResult injectorRun(String ds, double slope, double intercept) {
@@ -654,6 +711,7 @@ abstract class BalancingIntegrationSuite {
         cases.add(new Object[]{HttpMethod.GET, capacity + "?latencyMs=0", null, "latencyMs"});
         String settings = "/api/v1/clusters/group-p1/settings";
         String[][] fields = {{"spaceAutomationLevel", "\"sometimes\""}, {"ioAutomationLevel", "\"often\""}, {"strategy", "\"astrology\""},
+                {"ruleAutomationLevel", "\"eventually\""}, {"evacuationAutomationLevel", "\"never\""},
                 {"spaceThresholdMode", "\"vibes\""}, {"freeSpaceThresholdGb", "0"},
                 {"vmOverrides", "[{\"vmId\": \"vm-31\", \"behavior\": \"sometimes\"}]", "vmOverrides[0].behavior"},
                 {"vmOverrides", "[{\"vmId\": \"vm-999\", \"behavior\": \"manual\"}]", "vmOverrides[0].vmId"},
@@ -778,10 +836,12 @@ abstract class BalancingIntegrationSuite {
         InventorySnapshot disabled = crowded("off2", "enteringMaintenance");
         disabled = new InventorySnapshot(disabled.version(), disabled.datacenters(),
                 List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
-                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null, null),
+                        new StorageDrsRules.PodSettings(false, null, null, null, null, null, null, null, null, null, null, null, null, null, null),
                         List.of(), List.of()))),
                 disabled.datastores(), disabled.hosts(), disabled.vms());
         inventory.setSnapshot(disabled);
+        // vCenter itself holds it off (the sync may read the pod there again: this server changed it a moment ago)
+        vcenter.configureStorageDrsForPod("group-p1", disabled.clusters().get(0).rules().pod(), Map.of());
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200).get("storageDrsEnabled").asBoolean()).isFalse();
         assertThat(pendingWithReason("datastoreMaint")).as("the sync itself withdraws nothing").isEqualTo(evacuation);

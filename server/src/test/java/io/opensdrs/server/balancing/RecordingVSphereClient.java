@@ -155,6 +155,7 @@ public class RecordingVSphereClient implements VSphereClient {
                 or(c.freeSpaceThresholdGb(), held.freeSpaceThresholdGb()), or(c.minSpaceDifferencePct(), held.minSpaceDifferencePct()),
                 or(c.latencyThresholdMs(), held.latencyThresholdMs()), or(c.ioImbalanceThreshold(), held.ioImbalanceThreshold()),
                 or(c.spaceAutomationLevel(), held.spaceAutomationLevel()), or(c.ioAutomationLevel(), held.ioAutomationLevel()),
+                or(c.ruleAutomationLevel(), held.ruleAutomationLevel()), or(c.evacuationAutomationLevel(), held.evacuationAutomationLevel()),
                 or(c.ignoreAffinityForMaintenance(), held.ignoreAffinityForMaintenance())));
         String task = "task-" + tasks.incrementAndGet();
         completedTasks.add(task);

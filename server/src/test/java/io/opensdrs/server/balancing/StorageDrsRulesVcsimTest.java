@@ -322,7 +322,7 @@ class StorageDrsRulesVcsimTest {
         vcsim.govc("datastore.cluster.change", "-drs-mode", "automated", "POD0");
         assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-pod-config", "spaceUtilizationThreshold=70,"
                 + "minSpaceUtilizationDifference=9,ioLatencyThreshold=25,ioLoadImbalanceThreshold=12,ioLoadBalanceEnabled=false,"
-                + "ioLoadBalanceAutomationMode=manual")).contains("OK");
+                + "ioLoadBalanceAutomationMode=manual,vmEvacuationAutomationMode=manual")).contains("OK");
         long deadline = System.currentTimeMillis() + 20_000;
         while (api.call(HttpMethod.GET, settings, null, 200).get("latencyThresholdMs").asInt() != 25
                 && System.currentTimeMillis() < deadline) {
@@ -338,6 +338,8 @@ class StorageDrsRulesVcsimTest {
         assertThat(adopted.get("ioLoadBalanceEnabled").asBoolean()).isFalse();
         assertThat(adopted.get("ioAutomationLevel").asText()).isEqualTo("manual");
         assertThat(adopted.get("spaceAutomationLevel").asText()).isEqualTo("inherit");
+        assertThat(adopted.get("evacuationAutomationLevel").asText()).isEqualTo("manual");
+        assertThat(adopted.get("ruleAutomationLevel").asText()).isEqualTo("inherit");
         assertThat(adopted.get("loadBalanceIntervalMinutes").asInt()).as("the product's own run interval").isEqualTo(960);
         io.opensdrs.balance.BalancingSettings engine = policies.balancingSettings(podId());
         assertThat(engine.ioLatencyThresholdMs()).isEqualTo(25);
@@ -354,6 +356,8 @@ class StorageDrsRulesVcsimTest {
         body.put("ioLoadBalanceEnabled", true);
         body.put("spaceAutomationLevel", "automated");
         body.put("ioAutomationLevel", "inherit");
+        body.put("ruleAutomationLevel", "automated");
+        body.put("evacuationAutomationLevel", "inherit");
         body.put("congestionAlpha", 0.8);
         JsonNode saved = api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(saved.get("latencyThresholdMs").asInt()).isEqualTo(20);
@@ -368,18 +372,23 @@ class StorageDrsRulesVcsimTest {
         assertThat(pod.at("/ioLoadBalanceConfig/ioLoadImbalanceThreshold").asInt()).isEqualTo(12);
         assertThat(pod.at("/automationOverrides/spaceLoadBalanceAutomationMode").asText()).isEqualTo("automated");
         assertThat(pod.at("/automationOverrides/ioLoadBalanceAutomationMode").asText("")).as("inherit: no mode").isEmpty();
+        assertThat(pod.at("/automationOverrides/ruleEnforcementAutomationMode").asText()).isEqualTo("automated");
+        assertThat(pod.at("/automationOverrides/vmEvacuationAutomationMode").asText("")).as("inherit: no mode").isEmpty();
         // the sync that follows vCenter's change leaves the server as saved
         fullSync();
         JsonNode after = api.call(HttpMethod.GET, settings, null, 200);
         assertThat(after.get("automationLevel").asText()).isEqualTo("manual");
         assertThat(after.get("spaceThresholdMode").asText()).isEqualTo("freeSpace");
         assertThat(after.get("ioAutomationLevel").asText()).isEqualTo("inherit");
+        assertThat(after.get("ruleAutomationLevel").asText()).isEqualTo("automated");
+        assertThat(after.get("evacuationAutomationLevel").asText()).isEqualTo("inherit");
         assertThat(after.get("congestionAlpha").asDouble()).isEqualTo(0.8);
 
         // back to the documented defaults, in vCenter too, for the other tests of this class
         body = settingsBody(api, settings);
         body.putAll(Map.of("spaceThresholdMode", "utilization", "freeSpaceThresholdGb", 50, "spaceThresholdPct", 80,
                 "minSpaceDifferencePct", 5, "latencyThresholdMs", 15, "ioImbalanceThreshold", 5, "spaceAutomationLevel", "inherit",
+                "ruleAutomationLevel", "inherit",
                 "congestionAlpha", 0.9));
         api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(heldPodConfig().at("/spaceLoadBalanceConfig/spaceUtilizationThreshold").asInt()).isEqualTo(80);

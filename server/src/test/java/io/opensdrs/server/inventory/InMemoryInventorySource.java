@@ -22,12 +22,37 @@ public class InMemoryInventorySource implements VCenterInventorySource {
         pending.add(changes);
     }
 
+    /** A read in flight: the next full read takes the snapshot, counts {@code reading} down, then waits for {@code answer}. */
+    public record SlowRead(java.util.concurrent.CountDownLatch reading, java.util.concurrent.CountDownLatch answer) {
+    }
+
+    private volatile SlowRead slowRead;
+
+    public void slowNextRead(SlowRead r) {
+        slowRead = r;
+    }
+
     @Override
-    public synchronized InventorySnapshot fullSnapshot() {
-        if (snapshot == null) {
-            throw new IllegalStateException("fixture has no snapshot");
+    public InventorySnapshot fullSnapshot() {
+        InventorySnapshot taken;
+        SlowRead slow;
+        synchronized (this) {
+            if (snapshot == null) {
+                throw new IllegalStateException("fixture has no snapshot");
+            }
+            taken = snapshot;
+            slow = slowRead;
+            slowRead = null;
         }
-        return snapshot;
+        if (slow != null) {
+            slow.reading().countDown();
+            try {
+                slow.answer().await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return taken;
     }
 
     @Override
