@@ -53,6 +53,10 @@ export interface SettingsView {
   congestionAlpha: number;
   spaceAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
   ioAutomationLevel: 'manual' | 'automated' | 'inherit' | string;
+  /** Rule enforcement's own level (vCenter's automationOverrides.ruleEnforcementAutomationMode). */
+  ruleAutomationLevel?: 'manual' | 'automated' | 'inherit' | string;
+  /** VM evacuation's own level, for maintenance mode (vCenter's automationOverrides.vmEvacuationAutomationMode). */
+  evacuationAutomationLevel?: 'manual' | 'automated' | 'inherit' | string;
   strategy: string;
   spaceThresholdMode: 'utilization' | 'freeSpace' | string;
   freeSpaceThresholdGb: number;

@@ -20,14 +20,15 @@ describe('routes', () => {
 describe('settings form', () => {
   const base = { storageDrsEnabled: true, modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
     ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true,
-    ignoreAffinityForMaintenance: false, congestionAlpha: 0.9, spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50 };
+    ignoreAffinityForMaintenance: false, ruleAutomationLevel: 'inherit', evacuationAutomationLevel: 'inherit', congestionAlpha: 0.9, spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50 };
   const values = { storageDrsEnabled: false, modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: '85', minSpaceDifferencePct: '5', latencyThresholdMs: '20',
     ioImbalanceThreshold: '5', loadBalanceIntervalMinutes: '480', ioLoadBalanceEnabled: false, keepVmdksTogether: true,
-    ignoreAffinityForMaintenance: true, congestionAlpha: '0.8',
+    ignoreAffinityForMaintenance: true, ruleAutomationLevel: 'inherit', evacuationAutomationLevel: 'manual', congestionAlpha: '0.8',
     spaceAutomationLevel: 'automated', ioAutomationLevel: 'inherit', strategy: 'romano', spaceThresholdMode: 'freeSpace', freeSpaceThresholdGb: '40' };
   it('reads a valid form', () => {
     expect(readSettings(values, base)).toEqual({ ...base, storageDrsEnabled: false, modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: 85,
-      latencyThresholdMs: 20, loadBalanceIntervalMinutes: 480, ioLoadBalanceEnabled: false, ignoreAffinityForMaintenance: true, congestionAlpha: 0.8,
+      latencyThresholdMs: 20, loadBalanceIntervalMinutes: 480, ioLoadBalanceEnabled: false, ignoreAffinityForMaintenance: true,
+      evacuationAutomationLevel: 'manual', congestionAlpha: 0.8,
       spaceAutomationLevel: 'automated', strategy: 'romano', spaceThresholdMode: 'freeSpace', freeSpaceThresholdGb: 40 });
   });
   it('refuses out-of-range values with the field named (SPEC §4 ranges)', () => {

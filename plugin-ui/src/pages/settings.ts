@@ -21,6 +21,8 @@ export const SETTINGS_FIELDS: FieldDef[] = [
   { key: 'automationLevel', label: 'Automation level', kind: 'select', options: ['manual', 'automated'], vcenter: true },
   { key: 'spaceAutomationLevel', label: 'Space balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'ioAutomationLevel', label: 'I/O balancing automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
+  { key: 'ruleAutomationLevel', label: 'Rule enforcement automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
+  { key: 'evacuationAutomationLevel', label: 'VM evacuation automation (maintenance mode)', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'modelKind', label: 'Model', kind: 'select', options: ['auto', 'pesto', 'basil', 'romano', 'queueing'] },
   { key: 'strategy', label: 'Balancing strategy', kind: 'select', options: ['auto', 'basil', 'pesto', 'romano'] },
   { key: 'spaceThresholdMode', label: 'Space threshold mode', kind: 'select', options: ['utilization', 'freeSpace'], vcenter: true },
