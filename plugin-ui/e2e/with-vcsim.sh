@@ -19,6 +19,12 @@ export GOVC=${GOVC:-$(command -v govc || true)}
 work=$(mktemp -d)
 pids=()
 cleanup() {
+  status=$?
+  if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
+    # the server's side of a failed check (its log goes with the work directory)
+    echo "with-vcsim.sh: e2e failed ($status); the server log's last 200 lines (without DEBUG):"
+    grep -v ' DEBUG ' "$work/server.log" | tail -n 200
+  fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do while kill -0 "$p" 2>/dev/null; do sleep 0.2; done; done
   rm -rf "$work"

@@ -170,23 +170,17 @@ public class VCenterPodSettings {
     }
 
     /**
-     * How long after this server changed a pod a sync's read of it is not trusted: the change
-     * stream (WaitForUpdatesEx) may deliver an earlier state of the pod after the change was made.
-     */
-    static final Duration READ_LAG = Duration.ofMinutes(1);
-
-    /**
      * The pod's Storage DRS configuration a sync that read vCenter at {@code readAt} should store:
-     * what it read — unless this server changed the pod in vCenter after, or shortly before
-     * ({@link #READ_LAG}), that read began, when the read may hold the values from before the
-     * change, and storing them would undo it (a settings {@code PUT} turning Storage DRS on, undone
-     * by a sync that had read it off): then the pod's configuration is read from vCenter again,
-     * directly. Should that read fail, what the sync read is kept.
+     * what it read — unless this server changed the pod in vCenter after that read began, when the
+     * read may hold the values from before the change, and storing them would undo it (a settings
+     * {@code PUT} turning Storage DRS on, undone by a sync that had read it off): then the pod's
+     * configuration is read from vCenter again, directly. Should that read fail, what the sync read
+     * is kept.
      */
     public StorageDrsRules asOf(String podId, StorageDrsRules read, Instant readAt) {
         Instant changed = changedInVCenter.get(podId);
         VSphereClient client = clients.getIfAvailable();
-        if (changed == null || changed.plus(READ_LAG).isBefore(readAt) || client == null) {
+        if (changed == null || changed.isBefore(readAt) || client == null) {
             return read;
         }
         try {
