@@ -11,14 +11,14 @@ import org.springframework.stereotype.Service;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Storage DRS run over one datastore cluster (SPEC §4): the cluster's state, the cluster's
  * strategy (settings; {@code auto} = romano when every fitted model is Romano's, else pesto),
  * space balancing then IO balancing ({@code BalancingRun}), and the plan recorded as
  * recommendations with explanations, faults and history; auto-applicable moves applied at once.
- * Runs of one cluster are serialized: a scheduled run and "run now" never plan on the same state twice.
+ * Runs of one cluster are serialized with each other and with its maintenance evacuations
+ * ({@link ClusterPlanningLock}): a scheduled run and "run now" never plan on the same state twice.
  */
 @Service
 public class BalancingService {
@@ -33,12 +33,13 @@ public class BalancingService {
     private final PlanRecorder recorder;
     private final Clock clock;
     private final StrategyRegistry strategies = StrategyRegistry.withBuiltInStrategies();
-    private final ConcurrentHashMap<String, Object> clusterLocks = new ConcurrentHashMap<>();
+    private final ClusterPlanningLock planning;
     private final MeterRegistry meters;
 
     public BalancingService(ClusterStateAssembler assembler, ClusterPolicies policies, PlanRecorder recorder, Clock clock,
-                            MeterRegistry meters) {
+                            ClusterPlanningLock planning, MeterRegistry meters) {
         this.assembler = assembler;
+        this.planning = planning;
         this.policies = policies;
         this.recorder = recorder;
         this.clock = clock;
@@ -57,8 +58,9 @@ public class BalancingService {
      *                               podConfig.enabled), as vSphere makes no run then either
      */
     public BalancingViews.RunView run(String clusterId, String trigger) {
-        policies.requireStorageDrsOn(clusterId, "no balancing run is made");
-        synchronized (clusterLocks.computeIfAbsent(clusterId, k -> new Object())) {
+        return planning.plan(clusterId, () -> {
+            // under the lock: a run that waited for StorageDrsOff's withdrawal must not plan after it
+            policies.requireStorageDrsOn(clusterId, "no balancing run is made");
             Timer.Sample sample = Timer.start(meters);
             try {
                 Instant started = clock.instant();
@@ -76,7 +78,7 @@ public class BalancingService {
             } finally {
                 sample.stop(Timer.builder("sdrs.run.duration").tag("run", "balancing").register(meters));
             }
-        }
+        });
     }
 
     public StrategyRegistry strategies() {

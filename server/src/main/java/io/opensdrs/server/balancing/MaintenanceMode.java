@@ -10,6 +10,8 @@ import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -59,9 +61,14 @@ public class MaintenanceMode {
     private final ObjectProvider<VSphereClient> clients;
     private final Duration vcenterTimeout;
     private final Clock clock;
+    private final ClusterPlanningLock planning;
+    private final Timer checkTimer;
 
     public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, VmHomeEvacuation homes,
-                           ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock) {
+                           ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
+                           ClusterPlanningLock planning, MeterRegistry meters) {
+        this.planning = planning;
+        this.checkTimer = Timer.builder("sdrs.run.duration").tag("run", "maintenance-check").register(meters);
         this.jdbc = jdbc;
         this.assembler = assembler;
         this.recorder = recorder;
@@ -153,6 +160,10 @@ public class MaintenanceMode {
 
     /** Plans the evacuation (recommendations and faults) of an ENTERING datastore, replacing a previous plan. */
     private BalancingViews.MaintenanceView evacuate(Target t, boolean ignoreAffinity) {
+        return planning.plan(t.clusterId(), () -> planEvacuation(t, ignoreAffinity));
+    }
+
+    private BalancingViews.MaintenanceView planEvacuation(Target t, boolean ignoreAffinity) {
         ClusterStateAssembler.Assembled a = assembler.assemble(t.clusterId());
         MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
         recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
@@ -266,6 +277,10 @@ public class MaintenanceMode {
      */
     @Scheduled(fixedDelayString = "${sdrs.balancing.maintenance-check-interval:PT20S}")
     public void progress() {
+        checkTimer.record(this::check);
+    }
+
+    private void check() {
         synchronized (this) {
             adoptVCenterMaintenance();
         }

@@ -11,6 +11,8 @@ import io.opensdrs.shared.agent.v1.ServerMessage;
 import io.opensdrs.shared.agent.v1.StreamId;
 import io.opensdrs.shared.agent.v1.StreamLimit;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -51,9 +53,12 @@ public class SledsControlLoop {
     /** host name → the limits last delivered to its agents. */
     private final Map<String, Map<String, LeakyBucketLimit>> delivered = new HashMap<>();
     private final AtomicLong generation = new AtomicLong();
+    private final Timer stepTimer;
 
     public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, WorkloadPercentiles percentiles,
-                            AgentDirectives directives, JdbcTemplate jdbc, Clock clock) {
+                            AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters) {
+        // its count is the loop's heartbeat: SLEDS §4.2's controller must step every second, whatever else the server does
+        this.stepTimer = Timer.builder("sdrs.run.duration").tag("run", "sleds").register(meters);
         this.policies = policies;
         this.assembler = assembler;
         this.percentiles = percentiles;
@@ -68,7 +73,7 @@ public class SledsControlLoop {
     @Scheduled(fixedRateString = "${sdrs.balancing.sleds-interval:PT1S}")
     public void tick() {
         try {
-            step();
+            stepTimer.record(this::step);
         } catch (RuntimeException e) {
             log.warn("SLEDS controller step failed: {}", e.toString());
         }

@@ -22,16 +22,22 @@ public class StorageDrsOff {
 
     private final PlanRecorder recorder;
     private final MaintenanceMode maintenance;
+    private final ClusterPlanningLock planning;
 
-    public StorageDrsOff(PlanRecorder recorder, MaintenanceMode maintenance) {
+    public StorageDrsOff(PlanRecorder recorder, MaintenanceMode maintenance, ClusterPlanningLock planning) {
+        this.planning = planning;
         this.recorder = recorder;
         this.maintenance = maintenance;
     }
 
     /** Withdraws the cluster's pending recommendations and suspends its evacuations. */
     public void enforce(String clusterId) {
-        int withdrawn = recorder.withdraw(clusterId);
-        maintenance.suspendEvacuations(clusterId);
+        // not between a plan's supersede and its record: what it records would outlive the withdrawal
+        int withdrawn = planning.plan(clusterId, () -> {
+            int n = recorder.withdraw(clusterId);
+            maintenance.suspendEvacuations(clusterId);
+            return n;
+        });
         if (withdrawn > 0) {
             log.info("Storage DRS is off for cluster {}: {} pending recommendations withdrawn", clusterId, withdrawn);
         }
