@@ -24,6 +24,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Datastore maintenance mode (SPEC §4, Pesto §5.4.2): entering plans the evacuation — every disk
@@ -62,12 +63,14 @@ public class MaintenanceMode {
     private final Duration vcenterTimeout;
     private final Clock clock;
     private final ClusterPlanningLock planning;
+    private final EvacuationCoverage coverage;
     private final Timer checkTimer;
 
     public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, VmHomeEvacuation homes,
                            ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
-                           ClusterPlanningLock planning, MeterRegistry meters) {
+                           ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters) {
         this.planning = planning;
+        this.coverage = coverage;
         this.checkTimer = Timer.builder("sdrs.run.duration").tag("run", "maintenance-check").register(meters);
         this.jdbc = jdbc;
         this.assembler = assembler;
@@ -100,7 +103,7 @@ public class MaintenanceMode {
     }
 
     /** An ENTERING datastore as the progress loop reads it. */
-    private record Entering(Target target, boolean ignoreAffinity, boolean evacuationPlanned) {
+    private record Entering(Target target, boolean ignoreAffinity, boolean evacuationPlanned, Long evacuationRunId) {
     }
 
     Target target(String datastoreName) {
@@ -165,12 +168,22 @@ public class MaintenanceMode {
 
     private BalancingViews.MaintenanceView planEvacuation(Target t, boolean ignoreAffinity) {
         ClusterStateAssembler.Assembled a = assembler.assemble(t.clusterId());
-        MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
+        // a VM being relocated off the datastore (a balancing move, or an earlier plan's move being applied) is left to that
+        // relocation: never a second one for the same disks
+        Set<String> moving = coverage.vmsLeaving(t.id());
+        MovePlan planned = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
+        MovePlan plan = new MovePlan(planned.clusterId(), planned.strategy(),
+                planned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
+                planned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), planned.notes(),
+                planned.maxConcurrentPerDatastore(), planned.maxConcurrentPerHost());
+        VmHomeEvacuation.Planned homePlan = homes.plan(t.id(), plan, a);
+        homePlan = new VmHomeEvacuation.Planned(homePlan.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
+                homePlan.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList());
         recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
         long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
         PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
-        PlanRecorder.Recorded h = recorder.recordHomes(t.clusterId(), runId, homes.plan(t.id(), plan, a), a);
-        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE WHERE datastore_moid = ?", t.id());
+        PlanRecorder.Recorded h = recorder.recordHomes(t.clusterId(), runId, homePlan, a);
+        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE, evacuation_run_id = ? WHERE datastore_moid = ?", runId, t.id());
         MaintenanceState after = settle(t, a.state());
         return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
                 homes.homesOn(t.id()), concat(r.recommendationIds(), h.recommendationIds()), concat(r.appliedIds(), h.appliedIds()),
@@ -284,9 +297,11 @@ public class MaintenanceMode {
         synchronized (this) {
             adoptVCenterMaintenance();
         }
-        List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned"
+        List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned,"
+                        + " m.evacuation_run_id"
                         + " FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
-                (rs, i) -> new Entering(Target.COLUMNS.mapRow(rs, i), rs.getBoolean(4), rs.getBoolean(5)),
+                (rs, i) -> new Entering(Target.COLUMNS.mapRow(rs, i), rs.getBoolean(4), rs.getBoolean(5),
+                        rs.getObject(6) == null ? null : rs.getLong(6)),
                 MaintenanceState.ENTERING.name());
         for (Entering e : entering) {
             Target t = e.target();
@@ -298,6 +313,14 @@ public class MaintenanceMode {
                         recorder.history(t.clusterId(), "maintenance-evacuation", "Storage DRS is on: planning the evacuation of datastore "
                                 + t.name() + ", entering maintenance mode", null);
                         evacuate(t, e.ignoreAffinity());
+                    } else if (e.evacuationPlanned() && e.evacuationRunId() != null && policies.storageDrsOn(t.clusterId())) {
+                        List<String> left = coverage.unaccounted(t.id(), e.evacuationRunId());
+                        if (!left.isEmpty()) {
+                            recorder.history(t.clusterId(), "maintenance-evacuation", "datastore " + t.name() + ", entering maintenance mode,"
+                                    + " holds what its evacuation does not account for (" + PlanRecorder.truncate(String.join(", ", left), 1500)
+                                    + "): planning the evacuation again", null);
+                            evacuate(t, e.ignoreAffinity());
+                        }
                     }
                 }
             } catch (RuntimeException ex) {

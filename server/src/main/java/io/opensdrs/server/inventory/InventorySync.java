@@ -99,7 +99,7 @@ public class InventorySync {
                 snap.datastores().forEach(this::upsert);
                 snap.hosts().forEach(this::upsert);
                 snap.vms().forEach(this::upsert);
-                saveState(snap.version(), true);
+                saveState(snap.version(), true, readAt);
             });
             log.info("inventory full sync at version {}: {} datastores, {} hosts, {} VMs", snap.version(),
                     snap.datastores().size(), snap.hosts().size(), snap.vms().size());
@@ -130,7 +130,7 @@ public class InventorySync {
             for (InventoryChanges.Removed r : c.removed()) {
                 remove(r);
             }
-            saveState(c.version(), false);
+            saveState(c.version(), false, readAt);
         });
         return new Result("incremental", c.version(), c.datastores().size(), c.hosts().size(), c.vms().size(), c.removed().size());
     }
@@ -237,12 +237,13 @@ public class InventorySync {
                 .stream().filter(s -> s.version != null).findFirst();
     }
 
-    private void saveState(String version, boolean full) {
+    /** @param readAt when the read of vCenter behind this state began (balancing/EvacuationCoverage) */
+    private void saveState(String version, boolean full, Instant readAt) {
         Timestamp now = Timestamp.from(Instant.now());
         Timestamp lastFull = full ? now : state().map(s -> Timestamp.from(s.lastFull)).orElse(now);
         jdbc.update("DELETE FROM inventory_sync_state WHERE id = 1");
-        jdbc.update("INSERT INTO inventory_sync_state (id, version, last_full_sync_at, last_change_at) VALUES (1, ?, ?, ?)",
-                version, lastFull, now);
+        jdbc.update("INSERT INTO inventory_sync_state (id, version, last_full_sync_at, last_change_at, last_read_at) VALUES (1, ?, ?, ?, ?)",
+                version, lastFull, now, Timestamp.from(readAt));
     }
 
     /** Moids known to the stored inventory for a kind (for tests and the API). */
