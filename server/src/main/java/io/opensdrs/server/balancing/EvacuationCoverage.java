@@ -25,9 +25,10 @@ import java.util.Set;
  *       read that began after the move ended: put back (a read that began before may lag, and is
  *       no evidence).</li>
  * </ul>
- * Whatever a live relocation is moving (any recommendation's), and whatever the plan left to an
- * administrator — a fault, a recommendation still pending, one that failed or was dismissed or
- * cancelled — is accounted for: the plan is not made again for those, which would only repeat it.
+ * A VM whose relocation off the datastore is running (any recommendation's) is accounted for until
+ * it ends, and whatever the plan left to an administrator — a fault, a recommendation still pending,
+ * one that failed or was dismissed or cancelled — is accounted for: the plan is not made again for
+ * those, which would only repeat it.
  */
 @Component
 public class EvacuationCoverage {
@@ -40,26 +41,29 @@ public class EvacuationCoverage {
         this.store = store;
     }
 
-    private record Disk(String vmId, String vmName, int key) {
+    /** A disk ({@code diskKey}) or, with none, the home of a VM. */
+    public record Item(String vmId, String vmName, Integer diskKey) {
+        /** The engine's disk id ({@code vm-42/2000}); null for a home. */
+        public String diskId() {
+            return diskKey == null ? null : vmId + "/" + diskKey;
+        }
+
+        public String describe() {
+            return diskKey == null ? "the home of VM " + vmName : "disk " + diskKey + " of VM " + vmName;
+        }
     }
 
-    private record Home(String vmId, String vmName) {
-    }
-
-    /**
-     * What is on the datastore that the plan of balancing run {@code runId} does not account for,
-     * in words ("disk 2000 of VM web", "the home of VM app"); empty when everything is.
-     */
-    public List<String> unaccounted(String datastoreId, long runId) {
-        List<Disk> disks = jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
-                + " WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key", (rs, i) -> new Disk(rs.getString(1), rs.getString(2),
+    /** What is on the datastore that the plan of balancing run {@code runId} does not account for; empty when everything is. */
+    public List<Item> unaccounted(String datastoreId, long runId) {
+        List<Item> disks = jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
+                + " WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key", (rs, i) -> new Item(rs.getString(1), rs.getString(2),
                 rs.getInt(3)), datastoreId);
-        List<Home> homes = jdbc.query("SELECT moid, name FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
-                (rs, i) -> new Home(rs.getString(1), rs.getString(2)), datastoreId);
+        List<Item> homes = jdbc.query("SELECT moid, name FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
+                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null), datastoreId);
         if (disks.isEmpty() && homes.isEmpty()) {
             return List.of();
         }
-        List<MigrationAction> live = inFlight();
+        Set<String> leaving = vmsLeaving(datastoreId);
         List<MigrationAction> planned = new ArrayList<>();
         for (Long rec : jdbc.queryForList("SELECT recommendation_id FROM recommendation_explanation WHERE run_id = ?", Long.class, runId)) {
             planned.addAll(store.actions(rec));
@@ -69,30 +73,27 @@ public class EvacuationCoverage {
         Optional<Instant> readAt = jdbc.query("SELECT last_read_at FROM inventory_sync_state WHERE id = 1",
                 (rs, i) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant)).stream().findFirst().flatMap(o -> o);
 
-        List<String> out = new ArrayList<>();
-        for (Disk d : disks) {
-            String diskId = d.vmId() + "/" + d.key();
+        List<Item> out = new ArrayList<>();
+        for (Item d : disks) {
             boolean faulted = faults.stream().anyMatch(f -> d.vmId().equals(f[0])
-                    && (f[1] == null || List.of(f[1].split(",")).contains(diskId)));
-            if (!faulted && !accounted(live, planned, readAt, a -> a.vmId().equals(d.vmId()) && !a.homeOnly()
-                    && (a.diskKeys().isEmpty() || a.diskKeys().contains(d.key())))) {
-                out.add("disk " + d.key() + " of VM " + d.vmName());
+                    && (f[1] == null || List.of(f[1].split(",")).contains(d.diskId())));
+            if (!faulted && !leaving.contains(d.vmId()) && !accounted(planned, readAt, a -> a.vmId().equals(d.vmId()) && !a.homeOnly()
+                    && (a.diskKeys().isEmpty() || a.diskKeys().contains(d.diskKey())))) {
+                out.add(d);
             }
         }
-        for (Home h : homes) {
+        for (Item h : homes) {
             boolean faulted = faults.stream().anyMatch(f -> h.vmId().equals(f[0]));
-            if (!faulted && !accounted(live, planned, readAt, a -> a.vmId().equals(h.vmId()) && a.diskKeys().isEmpty())) {
-                out.add("the home of VM " + h.vmName());
+            if (!faulted && !leaving.contains(h.vmId()) && !accounted(planned, readAt, a -> a.vmId().equals(h.vmId())
+                    && a.diskKeys().isEmpty())) {
+                out.add(h);
             }
         }
         return out;
     }
 
-    private static boolean accounted(List<MigrationAction> live, List<MigrationAction> planned, Optional<Instant> readAt,
+    private static boolean accounted(List<MigrationAction> planned, Optional<Instant> readAt,
                                      java.util.function.Predicate<MigrationAction> moves) {
-        if (live.stream().anyMatch(moves)) {
-            return true;
-        }
         for (MigrationAction a : planned) {
             if (!moves.test(a)) {
                 continue;
@@ -107,7 +108,7 @@ public class EvacuationCoverage {
     }
 
     /** Actions being carried out: issued and not ended, or queued in a recommendation being applied. */
-    List<MigrationAction> inFlight() {
+    private List<MigrationAction> inFlight() {
         List<MigrationAction> out = new ArrayList<>(store.actionsIn(ActionState.IN_FLIGHT));
         out.addAll(store.runnableQueued());
         return out;

@@ -314,11 +314,11 @@ public class MaintenanceMode {
                                 + t.name() + ", entering maintenance mode", null);
                         evacuate(t, e.ignoreAffinity());
                     } else if (e.evacuationPlanned() && e.evacuationRunId() != null && policies.storageDrsOn(t.clusterId())) {
-                        List<String> left = coverage.unaccounted(t.id(), e.evacuationRunId());
+                        List<EvacuationCoverage.Item> left = coverage.unaccounted(t.id(), e.evacuationRunId());
                         if (!left.isEmpty()) {
                             recorder.history(t.clusterId(), "maintenance-evacuation", "datastore " + t.name() + ", entering maintenance mode,"
-                                    + " holds what its evacuation does not account for (" + PlanRecorder.truncate(String.join(", ", left), 1500)
-                                    + "): planning the evacuation again", null);
+                                    + " holds what its evacuation does not account for (" + PlanRecorder.truncate(String.join(", ",
+                                    left.stream().map(EvacuationCoverage.Item::describe).toList()), 1500) + "): planning the evacuation again", null);
                             evacuate(t, e.ignoreAffinity());
                         }
                     }
