@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DatastoreExitMaintenanceMode_Task, read from outside with govc): entered through this server, the
  * datastore is entering maintenance mode in vCenter, its evacuation applied empties it and vCenter
  * marks it in maintenance; entered with govc, as in the vSphere Client, this server follows and
- * evacuates it; exited with govc, it follows again.
+ * evacuates it; exited with govc, it follows again. A VM that a relocation already running when
+ * maintenance began brings onto the datastore afterwards gets the evacuation planned again.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "sdrs.grpc.port=0",
@@ -49,8 +50,9 @@ class MaintenanceModeVcsimTest {
     static VcsimProcess vcsim;
 
     /**
-     * a and b on ds1, c on ds2, ds3 holds only d's disk: d's home (its .vmx) is on ds1. Each
-     * datastore can take the others' disks.
+     * a and b on ds1, c on ds2, ds3 holds only d's disk: d's home (its .vmx) is on ds1; e (10 GB on
+     * ds3, a 10-s copy at the simulator's 1,000 MiB/s) is the VM whose relocation runs into a
+     * maintenance. Each datastore can take the others' disks.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":100},{\"name\":\"ds2\",\"capacityGB\":100},{\"name\":\"ds3\",\"capacityGB\":100}]}],"
@@ -58,7 +60,8 @@ class MaintenanceModeVcsimTest {
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
-            + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]}]}";
+            + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
+            + "{\"name\":\"e\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":10,\"datastore\":\"ds3\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -179,6 +182,54 @@ class MaintenanceModeVcsimTest {
         String podId = FaithfulVcsim.moid(vcsim, "StoragePod", "POD0");
         assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId + "/history", null, 200).toString())
                 .contains("entering maintenance mode in vCenter", "left maintenance mode in vCenter");
+
+        // a relocation of e onto ds2 (govc, as from the vSphere Client) is running when ds2 enters maintenance through
+        // this server: vCenter lets it finish, so e lands on ds2 after the evacuation was planned — a (moved there
+        // first) is the plan; e is planned at the next check, and ds2 is in maintenance once both have left
+        vcsim.govc("vm.migrate", "-ds", "ds2", "a");
+        CompletableFuture<String> eOnto = CompletableFuture.supplyAsync(() -> {
+            try {
+                return vcsim.govc("vm.migrate", "-ds", "ds2", "e");
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        Thread.sleep(2_000);
+        assertThat(eOnto).as("e's 10-s copy still runs").isNotDone();
+        sync.incrementalSync();
+        String a = FaithfulVcsim.moid(vcsim, "m", "a");
+        String e = FaithfulVcsim.moid(vcsim, "m", "e");
+        JsonNode m2 = api.call(HttpMethod.POST, "/api/v1/datastores/ds2/maintenance", Map.of("enter", true), 200);
+        assertThat(m2.get("state").asText()).isEqualTo("ENTERING");
+        assertThat(vmsOf(m2.get("recommendationIds"))).as("what is on ds2: a").containsExactly(a);
+        applyAll(m2.get("recommendationIds"));
+        eOnto.get(60, TimeUnit.SECONDS);
+        assertThat(vmPath("e")).as("e landed on ds2 in vCenter").startsWith("[ds2]");
+        followUntil(() -> vmsOf(JSON.valueToTree(pending("ds2"))).contains(e));
+        assertThat(vmsOf(JSON.valueToTree(pending("ds2")))).as("e's evacuation planned").containsExactly(e);
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId + "/history", null, 200).toString())
+                .contains("holds what its evacuation does not account for (disk ", " of VM e, the home of VM e): planning the evacuation again");
+        applyAll(JSON.valueToTree(pending("ds2")));
+        followUntil(() -> maintenance.state(moidOf("ds2")).name().equals("IN_MAINTENANCE"));
+        assertThat(maintenance.state(moid("ds2")).name()).isEqualTo("IN_MAINTENANCE");
+        assertThat(heldMode("ds2")).isEqualTo("inMaintenance");
+        assertThat(vmPath("e")).as("e has left ds2, read with govc").doesNotStartWith("[ds2]");
+        assertThat(vmPath("a")).doesNotStartWith("[ds2]");
+        api.call(HttpMethod.POST, "/api/v1/datastores/ds2/maintenance", Map.of("enter", false), 200);
+    }
+
+    /** The VM each recommendation moves. */
+    private List<String> vmsOf(JsonNode recommendationIds) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode id : recommendationIds) {
+            try {
+                out.add(new AdminApi(rest).call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200)
+                        .at("/actions/0/vmId").asText());
+            } catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        }
+        return out;
     }
 
     private String moidOf(String ds) {
