@@ -4,11 +4,19 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.DynamicUpdate;
 
 import java.time.Instant;
 
-/** Storage DRS settings of one datastore cluster (SPEC §4; defaults from VMware's documentation). */
+/**
+ * Storage DRS settings of one datastore cluster (SPEC §4; defaults from VMware's documentation).
+ * An update writes only the columns it changed: the inventory sync adopting vCenter's values and a
+ * settings {@code PUT} may each have read the row before the other committed, and writing every
+ * column would put back what the other had just changed (the model kind set in the Settings page,
+ * reverted by a sync that adopted a threshold).
+ */
 @Entity
+@DynamicUpdate
 @Table(name = "cluster_settings")
 public class ClusterSettings {
 

@@ -125,6 +125,8 @@ abstract class BalancingIntegrationSuite {
     @Autowired MaintenanceMode maintenance;
     @Autowired DatastoreAddition addition;
     @Autowired AgentGrpcServer grpc;
+    @Autowired io.opensdrs.server.settings.VCenterPodSettings podSettings;
+    @Autowired org.springframework.transaction.PlatformTransactionManager transactions;
     final ObjectMapper json = new ObjectMapper();
 
     static final long GB = 1L << 30;
@@ -954,5 +956,41 @@ abstract class BalancingIntegrationSuite {
 
         call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         syncCrowded("lb3");
+    }
+
+    /**
+     * The inventory sync adopting a value vCenter holds and a settings {@code PUT} that commits
+     * while the sync's transaction is open: each keeps what it changed (the sync once wrote the whole
+     * row it had read, and so put back the model kind the {@code PUT} had just set).
+     */
+    @Test
+    @Order(11)
+    void aSyncAdoptingFromVCenterKeepsASettingsChangeThatCommittedMeanwhile() throws Exception {
+        syncCrowded("lu1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        StorageDrsRules held = new StorageDrsRules(new StorageDrsRules.PodSettings(true, null, null, null, null, null, null, null,
+                25, null, null, null, null, null, null), List.of(), List.of());
+        Map<String, Object> put = settings("manual");
+        put.put("modelKind", "pesto");
+        put.put("latencyThresholdMs", 25);
+        new org.springframework.transaction.support.TransactionTemplate(transactions).executeWithoutResult(t -> {
+            podSettings.adopt("group-p1", held);
+            // the sync has read the row and changed the threshold, not yet committed; the PUT commits now
+            try {
+                java.util.concurrent.CompletableFuture.runAsync(() -> {
+                    try {
+                        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", put, 200);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonNode after = call(HttpMethod.GET, "/api/v1/clusters/group-p1/settings", null, 200);
+        assertThat(after.get("latencyThresholdMs").asInt()).isEqualTo(25);
+        assertThat(after.get("modelKind").asText()).as("the PUT's model kind, not the one the sync had read").isEqualTo("pesto");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
     }
 }
