@@ -90,6 +90,14 @@ public class BalancingController {
                 + " (it was not made by the balancing engine, or does not exist)"));
     }
 
+    @GetMapping("/datastores/{name}/maintenance")
+    @Operation(summary = "The datastore's maintenance mode and, while it is entering, each disk and VM home still on it with where it"
+            + " stands in the evacuation (moving, recommended, moved, fault, failed, dismissed, unplanned, back)")
+    public BalancingViews.MaintenanceStatusView maintenanceStatus(
+            @PathVariable @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String name) {
+        return maintenance.status(name);
+    }
+
     @PostMapping("/datastores/{name}/maintenance")
     @Operation(summary = "Enter (evacuation recommendations, faults for disks that cannot move) or exit datastore maintenance mode")
     public BalancingViews.MaintenanceView maintenance(

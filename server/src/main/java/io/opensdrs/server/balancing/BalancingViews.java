@@ -57,6 +57,28 @@ public final class BalancingViews {
                                   List<FaultView> faults, List<String> notes) {
     }
 
+    /**
+     * A datastore's maintenance mode and, while it is entering, every disk and VM home still on it
+     * with where it stands in the evacuation (what keeps the datastore entering).
+     */
+    public record MaintenanceStatusView(String datastoreId, String datastoreName, String clusterId, String state,
+                                        boolean ignoreAffinity, boolean evacuationPlanned, List<LeftView> left) {
+    }
+
+    /**
+     * One disk ({@code diskKey}) or VM home ({@code diskKey} null) on the datastore: {@code status}
+     * one of {@link EvacuationCoverage.Status}, lower case; the recommendation that moves it, if any;
+     * a detail (the fault's reason, the relocation's progress).
+     */
+    public record LeftView(String vmId, String vmName, Integer diskKey, String what, String status, Long recommendationId,
+                           String detail) {
+        static LeftView of(EvacuationCoverage.Left l) {
+            EvacuationCoverage.Item i = l.item();
+            return new LeftView(i.vmId(), i.vmName(), i.diskKey(), i.diskKey() == null ? "home" : "disk " + i.diskKey(),
+                    l.status().name().toLowerCase(java.util.Locale.ROOT), l.recommendationId(), l.detail());
+        }
+    }
+
     /** One placement: a new VM's disks to a datastore, with the ranked alternatives and the predicted latencies. */
     public record PlacementView(String vmId, List<String> diskIds, String datastoreId, String datastoreName, String reasonCode,
                                 List<RankedDatastore> ranked, String summary, List<DatastoreForecastView> forecasts) {

@@ -3,6 +3,7 @@ package io.opensdrs.server.balancing;
 import io.opensdrs.server.migration.ActionState;
 import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MigrationStore;
+import io.opensdrs.server.migration.RecommendationState;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What a datastore's evacuation accounts for. An evacuation plan names each disk and VM home it
@@ -53,58 +55,109 @@ public class EvacuationCoverage {
         }
     }
 
+    /** Where a disk or home left on the datastore stands in its evacuation. */
+    public enum Status {
+        /** a relocation off the datastore is running (or queued to run) for its VM */
+        MOVING,
+        /** the evacuation recommends its move, awaiting approval */
+        RECOMMENDED,
+        /** its move was verified done; the inventory has not caught up yet */
+        MOVED,
+        /** the evacuation could not move it: the fault says why */
+        FAULT,
+        /** its recommended move failed */
+        FAILED,
+        /** its recommended move was dismissed or cancelled */
+        DISMISSED,
+        /** the evacuation names it nowhere (it arrived after the plan, or no plan was made): planned at the next check */
+        UNPLANNED,
+        /** its move was verified done, and an inventory read begun after shows it back: planned at the next check */
+        BACK;
+
+        /** Whether the evacuation is planned again for it. */
+        public boolean unaccounted() {
+            return this == UNPLANNED || this == BACK;
+        }
+    }
+
+    /** One thing on the datastore and where it stands. */
+    public record Left(Item item, Status status, Long recommendationId, String detail) {
+    }
+
     /** What is on the datastore that the plan of balancing run {@code runId} does not account for; empty when everything is. */
     public List<Item> unaccounted(String datastoreId, long runId) {
-        List<Item> disks = jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
-                + " WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key", (rs, i) -> new Item(rs.getString(1), rs.getString(2),
-                rs.getInt(3)), datastoreId);
-        List<Item> homes = jdbc.query("SELECT moid, name FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
-                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null), datastoreId);
-        if (disks.isEmpty() && homes.isEmpty()) {
+        return left(datastoreId, runId).stream().filter(l -> l.status().unaccounted()).map(Left::item).toList();
+    }
+
+    /**
+     * Every disk and VM home on the datastore, in the stored inventory, with where it stands in the
+     * evacuation of balancing run {@code runId} (null: none planned).
+     */
+    public List<Left> left(String datastoreId, Long runId) {
+        List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v"
+                + " ON v.moid = vd.vm_moid WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key",
+                (rs, i) -> new Item(rs.getString(1), rs.getString(2), rs.getInt(3)), datastoreId));
+        items.addAll(jdbc.query("SELECT moid, name FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
+                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null), datastoreId));
+        if (items.isEmpty()) {
             return List.of();
         }
-        Set<String> leaving = vmsLeaving(datastoreId);
+        List<MigrationAction> leaving = leaving(datastoreId);
         List<MigrationAction> planned = new ArrayList<>();
-        for (Long rec : jdbc.queryForList("SELECT recommendation_id FROM recommendation_explanation WHERE run_id = ?", Long.class, runId)) {
-            planned.addAll(store.actions(rec));
+        List<String[]> faults = new ArrayList<>();
+        if (runId != null) {
+            for (Long rec : jdbc.queryForList("SELECT recommendation_id FROM recommendation_explanation WHERE run_id = ? ORDER BY"
+                    + " recommendation_id", Long.class, runId)) {
+                planned.addAll(store.actions(rec));
+            }
+            faults.addAll(jdbc.query("SELECT vm_moid, disk_id, reason FROM fault WHERE run_id = ? ORDER BY id",
+                    (rs, i) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, runId));
         }
-        List<String[]> faults = jdbc.query("SELECT vm_moid, disk_id FROM fault WHERE run_id = ?",
-                (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, runId);
         Optional<Instant> readAt = jdbc.query("SELECT last_read_at FROM inventory_sync_state WHERE id = 1",
                 (rs, i) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant)).stream().findFirst().flatMap(o -> o);
 
-        List<Item> out = new ArrayList<>();
-        for (Item d : disks) {
-            boolean faulted = faults.stream().anyMatch(f -> d.vmId().equals(f[0])
-                    && (f[1] == null || List.of(f[1].split(",")).contains(d.diskId())));
-            if (!faulted && !leaving.contains(d.vmId()) && !accounted(planned, readAt, a -> a.vmId().equals(d.vmId()) && !a.homeOnly()
-                    && (a.diskKeys().isEmpty() || a.diskKeys().contains(d.diskKey())))) {
-                out.add(d);
-            }
-        }
-        for (Item h : homes) {
-            boolean faulted = faults.stream().anyMatch(f -> h.vmId().equals(f[0]));
-            if (!faulted && !leaving.contains(h.vmId()) && !accounted(planned, readAt, a -> a.vmId().equals(h.vmId())
-                    && a.diskKeys().isEmpty())) {
-                out.add(h);
-            }
+        List<Left> out = new ArrayList<>();
+        for (Item item : items) {
+            Predicate<MigrationAction> moves = item.diskKey() == null
+                    ? a -> a.vmId().equals(item.vmId()) && a.diskKeys().isEmpty()
+                    : a -> a.vmId().equals(item.vmId()) && !a.homeOnly() && (a.diskKeys().isEmpty() || a.diskKeys().contains(item.diskKey()));
+            out.add(standing(item, moves, leaving, planned, faults, readAt));
         }
         return out;
     }
 
-    private static boolean accounted(List<MigrationAction> planned, Optional<Instant> readAt,
-                                     java.util.function.Predicate<MigrationAction> moves) {
+    private Left standing(Item item, Predicate<MigrationAction> moves, List<MigrationAction> leaving, List<MigrationAction> planned,
+                          List<String[]> faults, Optional<Instant> readAt) {
+        // the whole VM is left to a running relocation off the datastore, as the plan leaves it (MaintenanceMode)
+        Optional<MigrationAction> running = leaving.stream().filter(a -> a.vmId().equals(item.vmId())).findFirst();
+        if (running.isPresent()) {
+            MigrationAction a = running.get();
+            return new Left(item, Status.MOVING, a.recommendationId(), "relocation to " + a.destinationDatastore() + " " + a.state()
+                    .name().toLowerCase(java.util.Locale.ROOT) + (a.progress() == null ? "" : ", " + a.progress() + " %"));
+        }
+        for (String[] f : faults) {
+            if (item.vmId().equals(f[0]) && (item.diskKey() == null || f[1] == null || List.of(f[1].split(",")).contains(item.diskId()))) {
+                return new Left(item, Status.FAULT, null, f[2]);
+            }
+        }
         for (MigrationAction a : planned) {
             if (!moves.test(a)) {
                 continue;
             }
-            boolean back = a.state() == ActionState.SUCCEEDED && a.finishedAt() != null && readAt.isPresent()
-                    && a.finishedAt().isBefore(readAt.get());
-            if (!back) {
-                return true;
-            }
+            return switch (a.state()) {
+                case QUEUED -> store.recommendation(a.recommendationId()).filter(r -> r.state() == RecommendationState.PENDING).isPresent()
+                        ? new Left(item, Status.RECOMMENDED, a.recommendationId(), "to " + a.destinationDatastore() + ", awaiting approval")
+                        : new Left(item, Status.DISMISSED, a.recommendationId(), "not applied");
+                case ISSUING, RUNNING, VERIFYING -> new Left(item, Status.MOVING, a.recommendationId(), "to " + a.destinationDatastore());
+                case FAILED -> new Left(item, Status.FAILED, a.recommendationId(), a.faultMessage());
+                case CANCELLED -> new Left(item, Status.DISMISSED, a.recommendationId(), a.faultMessage());
+                case SUCCEEDED -> a.finishedAt() != null && readAt.isPresent() && a.finishedAt().isBefore(readAt.get())
+                        ? new Left(item, Status.BACK, a.recommendationId(), "moved to " + a.destinationDatastore()
+                                + ", and back on the datastore in the inventory read after")
+                        : new Left(item, Status.MOVED, a.recommendationId(), "moved to " + a.destinationDatastore());
+            };
         }
-        return false;
+        return new Left(item, Status.UNPLANNED, null, null);
     }
 
     /** Actions being carried out: issued and not ended, or queued in a recommendation being applied. */
@@ -122,7 +175,11 @@ public class EvacuationCoverage {
      */
     public Set<String> vmsLeaving(String datastoreId) {
         Set<String> out = new HashSet<>();
-        inFlight().stream().filter(a -> a.sourceDatastores().contains(datastoreId)).forEach(a -> out.add(a.vmId()));
+        leaving(datastoreId).forEach(a -> out.add(a.vmId()));
         return out;
+    }
+
+    private List<MigrationAction> leaving(String datastoreId) {
+        return inFlight().stream().filter(a -> a.sourceDatastores().contains(datastoreId)).toList();
     }
 }

@@ -24,6 +24,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -259,6 +260,23 @@ public class MaintenanceMode {
                 Target.COLUMNS, VCENTER_NORMAL)) {
             forget(t, "datastore " + t.name() + " left maintenance mode in vCenter");
         }
+    }
+
+    /** The datastore's maintenance mode and, unless normal, what is still on it and where each stands in its evacuation. */
+    public BalancingViews.MaintenanceStatusView status(String datastoreName) {
+        Target t = target(datastoreName);
+        record Request(String state, boolean ignoreAffinity, boolean planned, Long runId) {
+        }
+        Optional<Request> r = jdbc.query("SELECT state, ignore_affinity, evacuation_planned, evacuation_run_id FROM datastore_maintenance"
+                        + " WHERE datastore_moid = ?", (rs, i) -> new Request(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3),
+                        rs.getObject(4) == null ? null : rs.getLong(4)), t.id()).stream().findFirst();
+        if (r.isEmpty()) {
+            return new BalancingViews.MaintenanceStatusView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(),
+                    policies.settings(t.clusterId()).isIgnoreAffinityForMaintenance(), false, List.of());
+        }
+        Request q = r.get();
+        return new BalancingViews.MaintenanceStatusView(t.id(), t.name(), t.clusterId(), q.state(), q.ignoreAffinity(), q.planned(),
+                coverage.left(t.id(), q.planned() ? q.runId() : null).stream().map(BalancingViews.LeftView::of).toList());
     }
 
     public MaintenanceState state(String datastoreId) {

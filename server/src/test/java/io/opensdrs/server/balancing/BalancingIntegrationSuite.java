@@ -388,6 +388,15 @@ abstract class BalancingIntegrationSuite {
         assertThat(e.get("destinationDatastoreId").asText()).isEqualTo("datastore-12");
         assertThat(m.get("faults").toString()).contains("vm-32", "datastoreMaint");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).toString()).contains("vm-32");
+        JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
+        assertThat(status.get("state").asText()).isEqualTo("ENTERING");
+        for (JsonNode l : status.get("left")) {
+            assertThat(l.get("status").asText()).as(l.toString()).isEqualTo(l.get("vmId").asText().equals("vm-32") ? "fault" : "recommended");
+            if (l.get("vmId").asText().equals("vm-32")) {
+                assertThat(l.get("detail").asText()).contains("excluded");
+            }
+        }
+        assertThat(status.get("left")).hasSize(5);
         // while entering, a balancing run never chooses ds-a as a destination
         JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
         for (long id : ids(run.get("recommendationIds"))) {
@@ -539,8 +548,10 @@ abstract class BalancingIntegrationSuite {
                 "group-p1", 1000 * GB, 1000 * GB, true, "inMaintenance"));
         inventory.setSnapshot(new InventorySnapshot("h2", gone.datacenters(), gone.clusters(), dss, gone.hosts(), onlyApp));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        assertThat(leftOn("ds-a")).containsExactlyEntriesOf(Map.of("vm-33 home", "back"));
         maintenance.progress();
         assertThat(maintenance.state("datastore-11").name()).as("app's home is still on ds-a").isEqualTo("ENTERING");
+        assertThat(leftOn("ds-a")).containsExactlyEntriesOf(Map.of("vm-33 home", "recommended"));
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
                 .contains("holds what its evacuation does not account for (the home of VM app)");
         List<Long> again = jdbc.queryForList("SELECT r.id FROM recommendation r JOIN migration_action a ON a.recommendation_id = r.id"
@@ -729,6 +740,7 @@ abstract class BalancingIntegrationSuite {
         cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\": \"maybe\"}", "enter"});
         cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\": true, \"extra\": 1}", "extra"});
         cases.add(new Object[]{HttpMethod.POST, "/api/v1/datastores/" + "x".repeat(300) + "/maintenance", "{\"enter\": true}", "name"});
+        cases.add(new Object[]{HttpMethod.GET, "/api/v1/datastores/" + "x".repeat(300) + "/maintenance", null, "name"});
         String placement = "/api/v1/clusters/group-p1/placement";
         cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 0}", "sizeGB"});
         cases.add(new Object[]{HttpMethod.POST, placement, "{}", "sizeGB"});
@@ -765,6 +777,9 @@ abstract class BalancingIntegrationSuite {
             assertThat(problem.get("errors")).isNotEmpty();
         }
         assertThat(fingerprint()).isEqualTo(before);
+        assertThat(call(HttpMethod.GET, "/api/v1/datastores/no-such-ds/maintenance", null, 404).path("detail").asText())
+                .contains("no datastore no-such-ds");
+        assertThat(call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200).get("left")).as("normal: nothing listed").isEmpty();
         // settings vCenter's pod holds as well: while the fixture's vCenter refuses ConfigureStorageDrsForPod_Task,
         // a change is answered 502 naming the (first) field and nothing is stored
         vcenter.refusesPodConfiguration = true;
@@ -894,6 +909,14 @@ abstract class BalancingIntegrationSuite {
         syncCrowded("off3");
     }
 
+    /** GET /datastores/{name}/maintenance: "vmId what" → status, for what is left on the datastore. */
+    Map<String, String> leftOn(String datastore) throws Exception {
+        Map<String, String> out = new TreeMap<>();
+        call(HttpMethod.GET, "/api/v1/datastores/" + datastore + "/maintenance", null, 200).get("left")
+                .forEach(l -> out.put(l.get("vmId").asText() + " " + l.get("what").asText(), l.get("status").asText()));
+        return out;
+    }
+
     long maintenanceRuns() {
         return jdbc.queryForObject("SELECT COUNT(*) FROM balancing_run WHERE run_trigger = 'maintenance'", Long.class);
     }
@@ -944,8 +967,13 @@ abstract class BalancingIntegrationSuite {
                         new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] late/late.vmdk", 20 * GB, "datastore-11")), "datastore-11")),
                 List.of()));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
+        assertThat(leftOn("ds-a")).as("what keeps ds-a entering, and where each stands").containsExactlyEntriesOf(new TreeMap<>(Map.of(
+                "vm-31 disk 2000", "recommended", "vm-31 disk 2001", "recommended", "vm-31 home", "recommended",
+                "vm-32 disk 2000", "moving", "vm-32 home", "moving", "vm-34 disk 2000", "unplanned", "vm-34 home", "unplanned")));
         maintenance.progress();
         assertThat(maintenanceRuns()).as("planned again").isEqualTo(runs + 1);
+        assertThat(leftOn("ds-a")).containsEntry("vm-34 disk 2000", "recommended").containsEntry("vm-34 home", "recommended")
+                .containsEntry("vm-32 disk 2000", "moving");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
                 .contains("holds what its evacuation does not account for (disk 2000 of VM late, the home of VM late)");
         assertThat(pendingEvacuation().keySet()).as("web again, and late; db's relocation is running").containsExactly("vm-31", "vm-34");
