@@ -116,23 +116,27 @@ public class EvacuationCoverage {
         Optional<Instant> readAt = jdbc.query("SELECT last_read_at FROM inventory_sync_state WHERE id = 1",
                 (rs, i) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant)).stream().findFirst().flatMap(o -> o);
 
+        java.util.Map<String, String> names = new java.util.HashMap<>();
+        jdbc.query("SELECT moid, name FROM datastore", rs -> {
+            names.put(rs.getString(1), rs.getString(2));
+        });
         List<Left> out = new ArrayList<>();
         for (Item item : items) {
             Predicate<MigrationAction> moves = item.diskKey() == null
                     ? a -> a.vmId().equals(item.vmId()) && a.diskKeys().isEmpty()
                     : a -> a.vmId().equals(item.vmId()) && !a.homeOnly() && (a.diskKeys().isEmpty() || a.diskKeys().contains(item.diskKey()));
-            out.add(standing(item, moves, leaving, planned, faults, readAt));
+            out.add(standing(item, moves, leaving, planned, faults, readAt, id -> names.getOrDefault(id, id)));
         }
         return out;
     }
 
     private Left standing(Item item, Predicate<MigrationAction> moves, List<MigrationAction> leaving, List<MigrationAction> planned,
-                          List<String[]> faults, Optional<Instant> readAt) {
+                          List<String[]> faults, Optional<Instant> readAt, java.util.function.UnaryOperator<String> name) {
         // the whole VM is left to a running relocation off the datastore, as the plan leaves it (MaintenanceMode)
         Optional<MigrationAction> running = leaving.stream().filter(a -> a.vmId().equals(item.vmId())).findFirst();
         if (running.isPresent()) {
             MigrationAction a = running.get();
-            return new Left(item, Status.MOVING, a.recommendationId(), "relocation to " + a.destinationDatastore() + " " + a.state()
+            return new Left(item, Status.MOVING, a.recommendationId(), "relocation to " + name.apply(a.destinationDatastore()) + " " + a.state()
                     .name().toLowerCase(java.util.Locale.ROOT) + (a.progress() == null ? "" : ", " + a.progress() + " %"));
         }
         for (String[] f : faults) {
@@ -146,15 +150,15 @@ public class EvacuationCoverage {
             }
             return switch (a.state()) {
                 case QUEUED -> store.recommendation(a.recommendationId()).filter(r -> r.state() == RecommendationState.PENDING).isPresent()
-                        ? new Left(item, Status.RECOMMENDED, a.recommendationId(), "to " + a.destinationDatastore() + ", awaiting approval")
+                        ? new Left(item, Status.RECOMMENDED, a.recommendationId(), "to " + name.apply(a.destinationDatastore()) + ", awaiting approval")
                         : new Left(item, Status.DISMISSED, a.recommendationId(), "not applied");
-                case ISSUING, RUNNING, VERIFYING -> new Left(item, Status.MOVING, a.recommendationId(), "to " + a.destinationDatastore());
+                case ISSUING, RUNNING, VERIFYING -> new Left(item, Status.MOVING, a.recommendationId(), "to " + name.apply(a.destinationDatastore()));
                 case FAILED -> new Left(item, Status.FAILED, a.recommendationId(), a.faultMessage());
                 case CANCELLED -> new Left(item, Status.DISMISSED, a.recommendationId(), a.faultMessage());
                 case SUCCEEDED -> a.finishedAt() != null && readAt.isPresent() && a.finishedAt().isBefore(readAt.get())
-                        ? new Left(item, Status.BACK, a.recommendationId(), "moved to " + a.destinationDatastore()
+                        ? new Left(item, Status.BACK, a.recommendationId(), "moved to " + name.apply(a.destinationDatastore())
                                 + ", and back on the datastore in the inventory read after")
-                        : new Left(item, Status.MOVED, a.recommendationId(), "moved to " + a.destinationDatastore());
+                        : new Left(item, Status.MOVED, a.recommendationId(), "moved to " + name.apply(a.destinationDatastore()));
             };
         }
         return new Left(item, Status.UNPLANNED, null, null);
