@@ -492,15 +492,24 @@ try {
             await page.click('[data-testid="modal-close"]');
             const heldMode = JSON.parse(await govc(['datastore.info', '-json', evacuating])).datastores?.[0]?.summary?.maintenanceMode;
             assert(heldMode === 'enteringMaintenance', `vCenter holds ${evacuating} ${heldMode} after entering from the dialog`);
+            // the datastore page lists what keeps it entering: with no evacuation planned, not planned yet
+            await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
+            const leftOff = await page.locator('[data-testid="maintenance-left-table"] tbody tr').allInnerTexts();
+            assert(leftOff.length > 0 && leftOff.every((r) => /not planned yet/.test(r)), `left on ${evacuating}, Storage DRS off: ${leftOff.join(' | ')}`);
+            assert(await page.locator('[data-testid="maintenance-unplanned"]').count(), 'no "Storage DRS is turned off" note on the datastore page');
             refused = `, run now 409, ${pendingBefore} pending recommendations (${evacuating}'s evacuation) before, 0 after;`
-              + ` maintenance dialog: "${said.slice(0, 60)}…", vCenter: ${heldMode}`;
+              + ` maintenance dialog: "${said.slice(0, 60)}…", vCenter: ${heldMode}; datastore page: ${leftOff.length} left, not planned yet`;
           } else {
             // on again: the evacuation that waited is planned by the server's maintenance loop (every 20 s)
             const deadline = Date.now() + 90000;
             let planned = 0;
             while (Date.now() < deadline && (planned = (await pendingOf()).length) === 0) await new Promise((r) => setTimeout(r, 2000));
             assert(planned > 0, `no evacuation recommendation for ${evacuating} 90 s after Storage DRS was turned on`);
-            refused = `, ${planned} evacuation recommendations for ${evacuating} planned again`;
+            await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
+            const leftOn = await page.locator('[data-testid="maintenance-left-table"] tbody tr').allInnerTexts();
+            assert(leftOn.some((r) => /recommended, awaiting approval/.test(r)), `left on ${evacuating}, Storage DRS on: ${leftOn.join(' | ')}`);
+            refused = `, ${planned} evacuation recommendations for ${evacuating} planned again; datastore page: `
+              + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ');
           }
           seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
         }

@@ -36,6 +36,36 @@ export interface MaintenanceView {
   notes: string[];
 }
 
+/**
+ * A disk or VM home still on a datastore in maintenance mode, with where it stands in the
+ * evacuation (server BalancingViews.LeftView).
+ */
+export interface LeftView {
+  vmId: string;
+  vmName: string;
+  /** null for the VM's home */
+  diskKey: number | null;
+  /** "disk 2000" or "home" */
+  what: string;
+  /** moving, recommended, moved, fault, failed, dismissed, unplanned, back */
+  status: string;
+  recommendationId: number | null;
+  detail: string | null;
+}
+
+/** A datastore's maintenance mode and what keeps it entering (GET /datastores/{name}/maintenance). */
+export interface MaintenanceStatusView {
+  datastoreId: string;
+  datastoreName: string;
+  clusterId: string;
+  /** NORMAL, ENTERING or IN_MAINTENANCE */
+  state: string;
+  ignoreAffinity: boolean;
+  /** false while Storage DRS has planned no evacuation (it is off for the cluster) */
+  evacuationPlanned: boolean;
+  left: LeftView[];
+}
+
 export interface SettingsView {
   /** vCenter's "Turn ON vSphere Storage DRS" (podConfig.enabled): off, the server makes no balancing run. */
   storageDrsEnabled: boolean;
@@ -441,6 +471,10 @@ export class ApiClient {
   /** "Run Storage DRS now" (POST /clusters/{id}/run). */
   runNow(clusterId: string): Promise<RunView> {
     return this.send('POST', `/api/v1/clusters/${enc(clusterId)}/run`, undefined, true);
+  }
+  /** The datastore's maintenance mode and each disk and VM home still on it, with where it stands in the evacuation. */
+  maintenanceStatus(datastore: string): Promise<MaintenanceStatusView> {
+    return this.get(`/api/v1/datastores/${enc(datastore)}/maintenance`, true);
   }
   /** Enter or exit maintenance mode; entering returns the evacuation's recommendations and faults. */
   maintenance(datastore: string, enter: boolean, ignoreAffinity = false): Promise<MaintenanceView> {

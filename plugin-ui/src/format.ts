@@ -102,3 +102,18 @@ export function diskLabel(vm: string, diskKey: number | null | undefined, vmName
   if (homeOnly) return `${who} (VM home)`;
   return isNum(diskKey) ? `${who} · disk ${diskKey}` : `${who} (whole VM)`;
 }
+
+/** Where a disk or VM home left on a datastore in maintenance mode stands in its evacuation (server EvacuationCoverage.Status). */
+export function standing(status: string): { label: string; kind: 'info' | 'success' | 'warning' | 'danger' | 'neutral' } {
+  switch (status) {
+    case 'moving': return { label: 'moving', kind: 'info' };
+    case 'recommended': return { label: 'recommended, awaiting approval', kind: 'warning' };
+    case 'moved': return { label: 'moved', kind: 'success' };
+    case 'fault': return { label: 'cannot move', kind: 'danger' };
+    case 'failed': return { label: 'move failed', kind: 'danger' };
+    case 'dismissed': return { label: 'move dismissed', kind: 'neutral' };
+    case 'unplanned': return { label: 'not planned yet', kind: 'neutral' };
+    case 'back': return { label: 'back after its move: planned again', kind: 'warning' };
+    default: return { label: status, kind: 'neutral' };
+  }
+}

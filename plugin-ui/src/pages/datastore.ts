@@ -1,10 +1,10 @@
 import { h } from '../dom';
-import type { DiskView, ModelView, PercentilesView } from '../api';
+import type { DiskView, LeftView, MaintenanceStatusView, ModelView, PercentilesView } from '../api';
 import * as f from '../format';
 import { fitLine, latencyAlpha, lineOf, peakIops } from '../lq';
 import { lqPlot } from '../chart';
 import { routeHref } from '../route';
-import { alert, button, card, dl, errorBox, pageHeader, table } from '../ui';
+import { alert, badge, button, card, dl, errorBox, pageHeader, table } from '../ui';
 import type { PageContext } from './context';
 
 const METRICS: Array<[string, string, (v: number | null) => string]> = [
@@ -23,10 +23,12 @@ export async function datastorePage(ctx: PageContext): Promise<HTMLElement> {
     name = hc.name ?? (await ctx.api.datastores()).find((d) => d.id === hc.moid)?.name;
   }
   if (!name) return h('div', null, pageHeader('Datastore'), alert('info', 'No datastore selected.'));
-  const [detail, model, disks] = await Promise.all([
+  const [detail, model, disks, maintenance] = await Promise.all([
     ctx.api.datastore(name),
     ctx.api.model(name).catch((e) => e as Error),
     ctx.api.disks(name).catch((e) => e as Error),
+    // a datastore outside a cluster has no Storage DRS maintenance mode (409), an older server no such endpoint
+    ctx.api.maintenanceStatus(name).catch(() => null),
   ]);
   const ds = detail.datastore;
   const alpha = ctx.cluster?.settings.congestionAlpha ?? 0.9;
@@ -86,10 +88,31 @@ export async function datastorePage(ctx: PageContext): Promise<HTMLElement> {
       ` · ${detail.hosts.length} hosts · ${detail.disks} virtual disks · space ${ds.space ? `${f.bytes(ds.space.capacityBytes - ds.space.freeBytes)} used of ${f.bytes(ds.space.capacityBytes)}` : '—'}`,
       ` · ${ds.accessible ? 'accessible' : 'inaccessible'} · maintenance ${ds.maintenanceMode}`,
     ], maint),
+    maintenanceCard(name, maintenance),
     modelCard,
     card('Statistics', windows),
     card('Hosts', detail.hosts.length ? h('ul', { class: 'list-unstyled' }, detail.hosts.map((x) => h('li', null, x))) : h('p', null, 'No hosts mount it.')),
     card('Virtual disks', disksEl));
+}
+
+/** While the datastore is in (or entering) maintenance mode: what is still on it and where each stands in the evacuation. */
+function maintenanceCard(name: string, m: MaintenanceStatusView | null): HTMLElement | null {
+  if (!m || m.state === 'NORMAL') return null;
+  const entering = m.state === 'ENTERING';
+  return card(`Maintenance mode: ${entering ? 'entering' : 'in maintenance'}`,
+    entering && !m.evacuationPlanned
+      ? alert('warning', 'Storage DRS is turned off for the datastore cluster: no evacuation is planned. What is listed stays until it is moved by hand, or until Storage DRS is turned on.', 'maintenance-unplanned')
+      : null,
+    entering
+      ? h('p', { class: 'muted' }, `${name} enters maintenance mode once nothing below is left on it (vCenter waits for every VM file, homes included).`)
+      : null,
+    table<LeftView>(`Still on ${name}`, [
+      { header: 'VM', cell: (l) => l.vmName },
+      { header: 'What', cell: (l) => l.what },
+      { header: 'Standing', cell: (l) => { const s = f.standing(l.status); return badge(s.label, s.kind, l.status); } },
+      { header: 'Recommendation', numeric: true, cell: (l) => (l.recommendationId === null ? '—' : String(l.recommendationId)) },
+      { header: 'Detail', cell: (l) => l.detail ?? '—' },
+    ], m.left, 'nothing: every disk and VM home has left.', 'maintenance-left-table'));
 }
 
 function heldOut(e: Record<string, number> | undefined): HTMLElement | null {
