@@ -500,8 +500,10 @@ public final class WorkingPlacement {
 
     /**
      * The units balancing may move: whole VMs whose VMDKs are kept together and sit on one
-     * datastore, single disks otherwise; never a VM excluded from SDRS. A kept-together VM
-     * already spread over datastores is not a unit (RuleChecker reports it).
+     * datastore, single disks otherwise; never a VM excluded from SDRS, nor a unit on a datastore
+     * entering (or in) maintenance mode — its evacuation ({@link MaintenanceEvacuation}) moves
+     * those, and a balancing move of the same disks would be a second relocation of them. A
+     * kept-together VM already spread over datastores is not a unit (RuleChecker reports it).
      */
     public List<MovableUnit> units() {
         List<MovableUnit> out = new ArrayList<>();
@@ -509,7 +511,11 @@ public final class WorkingPlacement {
             if (vmOverride[v] == VmOverride.EXCLUDED || vmDisks[v].length == 0) {
                 continue;
             }
-            out.addAll(unitsOf(v));
+            for (MovableUnit u : unitsOf(v)) {
+                if (state.datastores().get(datastoreOf(u)).maintenance() == MaintenanceState.NORMAL) {
+                    out.add(u);
+                }
+            }
         }
         return out;
     }

@@ -25,6 +25,12 @@ public final class Clusters {
         return this;
     }
 
+    /** A datastore in the given maintenance state. */
+    public Clusters datastoreIn(MaintenanceState maintenance, String id, double capacityGb, DatastoreModel model) {
+        datastores.add(new DatastoreState(id, capacityGb, 0, true, maintenance, model, null));
+        return this;
+    }
+
     /** A single-disk VM on {@code ds}. */
     public Clusters vm(String id, String ds, double sizeGb, double oio) {
         return vm(id, VmOverride.DEFAULT, ds, sizeGb, oio);

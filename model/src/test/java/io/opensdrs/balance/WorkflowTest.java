@@ -126,6 +126,44 @@ class WorkflowTest {
         assertThat(plan.moves().get(0).destinationDatastoreId()).isEqualTo("roomy");
     }
 
+    /**
+     * A datastore entering maintenance mode is its evacuation's: no strategy moves a disk off it
+     * (nor onto it), though it is over its space threshold and the most loaded — a balancing move of
+     * a disk the evacuation moves would be a second relocation of the same disk.
+     */
+    @Test
+    void noStrategyMovesDisksOffADatastoreEnteringMaintenanceItsEvacuationDoes() {
+        ClusterState state = Clusters.cluster()
+                .datastoreIn(MaintenanceState.ENTERING, "leaving", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "roomy", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "busy", 1000, LqSlopeModel.of(1, 2))
+                .vm("a", "leaving", 500, 30)
+                .vm("b", "leaving", 350, 30)
+                .vm("c", "busy", 100, 40)
+                .vm("d", "busy", 100, 40)
+                .build();
+        StrategyRegistry registry = StrategyRegistry.withBuiltInStrategies();
+        for (String name : registry.names()) {
+            MovePlan plan = registry.create(name, 7).plan(state);
+            assertThat(plan.moves()).as(name).noneMatch(m -> m.sourceDatastoreId().equals("leaving")
+                    || m.destinationDatastoreId().equals("leaving"));
+        }
+        assertThat(MaintenanceEvacuation.plan(state, "leaving", false).moves()).extracting(Move::vmId).containsExactlyInAnyOrder("a", "b");
+        // the same world out of maintenance: space balancing moves a disk off it
+        ClusterState normal = Clusters.cluster()
+                .datastoreIn(MaintenanceState.NORMAL, "leaving", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "roomy", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "busy", 1000, LqSlopeModel.of(1, 2))
+                .vm("a", "leaving", 500, 30)
+                .vm("b", "leaving", 350, 30)
+                .vm("c", "busy", 100, 40)
+                .vm("d", "busy", 100, 40)
+                .build();
+        for (String name : registry.names()) {
+            assertThat(registry.create(name, 7).plan(normal).moves()).as(name).anyMatch(m -> m.sourceDatastoreId().equals("leaving"));
+        }
+    }
+
     @Test
     void wavesRespectEightPerDatastoreAndTwoPerHost() {
         List<Move> moves = new java.util.ArrayList<>();

@@ -395,11 +395,12 @@ abstract class BalancingIntegrationSuite {
             assertThat(l.get("detail").asText()).contains(l.get("vmId").asText().equals("vm-32") ? "excluded" : "to ds-b, awaiting approval");
         }
         assertThat(status.get("left")).hasSize(5);
-        // while entering, a balancing run never chooses ds-a as a destination
+        // while entering, a balancing run never chooses ds-a as a destination, nor moves a disk off it: its evacuation does
         JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
         for (long id : ids(run.get("recommendationIds"))) {
-            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200)
-                    .get("destinationDatastoreId").asText()).isNotEqualTo("datastore-11");
+            JsonNode x = call(HttpMethod.GET, "/api/v1/recommendations/" + id + "/explanation", null, 200);
+            assertThat(x.get("destinationDatastoreId").asText()).isNotEqualTo("datastore-11");
+            assertThat(x.get("sourceDatastoreId").asText()).as(x.get("summary").asText()).isNotEqualTo("datastore-11");
         }
 
         // the disks leave ds-a (web moved, db deleted), and vCenter, its enter task done, holds it in maintenance: so
