@@ -141,7 +141,10 @@ public class ClusterStateAssembler {
         jdbc.query("SELECT hd.host_moid, hd.datastore_moid FROM host_datastore hd JOIN datastore d ON d.moid = hd.datastore_moid"
                         + " WHERE d.cluster_moid = ? ORDER BY hd.host_moid, hd.datastore_moid",
                 rs -> {
-                    hostDatastores.computeIfAbsent(rs.getString(1), h -> new LinkedHashSet<>()).add(rs.getString(2));
+                    // the inventory sync may commit between this server's reads: only the datastores read above count
+                    if (byId.containsKey(rs.getString(2))) {
+                        hostDatastores.computeIfAbsent(rs.getString(1), h -> new LinkedHashSet<>()).add(rs.getString(2));
+                    }
                 }, clusterId);
         List<HostState> hosts = new ArrayList<>();
         hostDatastores.forEach((h, ds) -> hosts.add(new HostState(h, ds)));
@@ -165,6 +168,9 @@ public class ClusterStateAssembler {
         StorageDrsRules vcenterRules = storageDrsRules(clusterId);
         Map<String, StorageDrsRules.VmRules> vmRules = new LinkedHashMap<>();
         vcenterRules.vms().forEach(r -> vmRules.put(r.vmId(), r));
+        // a VM with a disk on a datastore the first read did not see (added to the cluster by a sync that committed
+        // since) sits this run out whole: half a VM would be planned as if it were all of it
+        vmDisks.values().removeIf(disks -> disks.stream().anyMatch(d -> !byId.containsKey(d.datastoreId())));
         List<VmState> vms = new ArrayList<>();
         vmDisks.forEach((vm, disks) -> {
             String host = vmHost.get(vm);

@@ -81,7 +81,12 @@ public class InventorySync {
         }
     }
 
-    public Result fullSync() {
+    /**
+     * Replaces the stored inventory with vCenter's. One sync at a time (this and
+     * {@link #incrementalSync()} are synchronized): the scheduled loop and a sync asked for through
+     * the REST API would otherwise both delete and insert the same rows, and one fail on a duplicate key.
+     */
+    public synchronized Result fullSync() {
         VCenterInventorySource s = requireSource();
         return fullTimer.record(() -> {
             Instant readAt = Instant.now();
@@ -107,7 +112,7 @@ public class InventorySync {
         });
     }
 
-    public Result incrementalSync() {
+    public synchronized Result incrementalSync() {
         VCenterInventorySource s = requireSource();
         Optional<String> version = state().map(st -> st.version);
         if (version.isEmpty()) {
