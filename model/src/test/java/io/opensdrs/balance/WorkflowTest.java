@@ -133,15 +133,7 @@ class WorkflowTest {
      */
     @Test
     void noStrategyMovesDisksOffADatastoreEnteringMaintenanceItsEvacuationDoes() {
-        ClusterState state = Clusters.cluster()
-                .datastoreIn(MaintenanceState.ENTERING, "leaving", 1000, LqSlopeModel.of(1, 2))
-                .datastoreIn(MaintenanceState.NORMAL, "roomy", 1000, LqSlopeModel.of(1, 2))
-                .datastoreIn(MaintenanceState.NORMAL, "busy", 1000, LqSlopeModel.of(1, 2))
-                .vm("a", "leaving", 500, 30)
-                .vm("b", "leaving", 350, 30)
-                .vm("c", "busy", 100, 40)
-                .vm("d", "busy", 100, 40)
-                .build();
+        ClusterState state = leavingWorld(MaintenanceState.ENTERING);
         StrategyRegistry registry = StrategyRegistry.withBuiltInStrategies();
         for (String name : registry.names()) {
             MovePlan plan = registry.create(name, 7).plan(state);
@@ -150,8 +142,16 @@ class WorkflowTest {
         }
         assertThat(MaintenanceEvacuation.plan(state, "leaving", false).moves()).extracting(Move::vmId).containsExactlyInAnyOrder("a", "b");
         // the same world out of maintenance: space balancing moves a disk off it
-        ClusterState normal = Clusters.cluster()
-                .datastoreIn(MaintenanceState.NORMAL, "leaving", 1000, LqSlopeModel.of(1, 2))
+        ClusterState normal = leavingWorld(MaintenanceState.NORMAL);
+        for (String name : registry.names()) {
+            assertThat(registry.create(name, 7).plan(normal).moves()).as(name).anyMatch(m -> m.sourceDatastoreId().equals("leaving"));
+        }
+    }
+
+    /** "leaving" (in the given maintenance state) 85 % used and the most loaded, beside "roomy" and "busy". */
+    private static ClusterState leavingWorld(MaintenanceState leaving) {
+        return Clusters.cluster()
+                .datastoreIn(leaving, "leaving", 1000, LqSlopeModel.of(1, 2))
                 .datastoreIn(MaintenanceState.NORMAL, "roomy", 1000, LqSlopeModel.of(1, 2))
                 .datastoreIn(MaintenanceState.NORMAL, "busy", 1000, LqSlopeModel.of(1, 2))
                 .vm("a", "leaving", 500, 30)
@@ -159,9 +159,6 @@ class WorkflowTest {
                 .vm("c", "busy", 100, 40)
                 .vm("d", "busy", 100, 40)
                 .build();
-        for (String name : registry.names()) {
-            assertThat(registry.create(name, 7).plan(normal).moves()).as(name).anyMatch(m -> m.sourceDatastoreId().equals("leaving"));
-        }
     }
 
     @Test
