@@ -9,10 +9,17 @@ import java.util.Set;
  * Immutable input of every balancing decision: one datastore cluster's datastores (with
  * their models and observed latency), hosts, VMs with their disks, rules and settings.
  * Validated on construction: ids unique, every disk on a known datastore, every rule naming
- * known VMs and disks, every host's datastores known.
+ * known VMs and disks, every host's datastores known. {@code names} are what the engine's
+ * sentences call things by ({@link DisplayNames}); decisions use ids only.
  */
 public record ClusterState(String clusterId, List<DatastoreState> datastores, List<HostState> hosts,
-                           List<VmState> vms, List<Rule> rules, BalancingSettings settings) {
+                           List<VmState> vms, List<Rule> rules, BalancingSettings settings, DisplayNames names) {
+
+    /** A cluster whose sentences name things by id. */
+    public ClusterState(String clusterId, List<DatastoreState> datastores, List<HostState> hosts,
+                        List<VmState> vms, List<Rule> rules, BalancingSettings settings) {
+        this(clusterId, datastores, hosts, vms, rules, settings, DisplayNames.NONE);
+    }
 
     public ClusterState {
         if (clusterId == null || clusterId.isBlank()) {
@@ -23,6 +30,7 @@ public record ClusterState(String clusterId, List<DatastoreState> datastores, Li
         vms = List.copyOf(vms);
         rules = rules == null ? List.of() : List.copyOf(rules);
         settings = settings == null ? BalancingSettings.defaults() : settings;
+        names = names == null ? DisplayNames.NONE : names;
         Set<String> dsIds = new HashSet<>();
         for (DatastoreState d : datastores) {
             if (!dsIds.add(d.id())) {
@@ -92,19 +100,19 @@ public record ClusterState(String clusterId, List<DatastoreState> datastores, Li
         if (!found) {
             list.add(replacement);
         }
-        return new ClusterState(clusterId, list, hosts, vms, rules, settings);
+        return new ClusterState(clusterId, list, hosts, vms, rules, settings, names);
     }
 
     public ClusterState withSettings(BalancingSettings s) {
-        return new ClusterState(clusterId, datastores, hosts, vms, rules, s);
+        return new ClusterState(clusterId, datastores, hosts, vms, rules, s, names);
     }
 
     public ClusterState withVms(List<VmState> newVms) {
-        return new ClusterState(clusterId, datastores, hosts, newVms, rules, settings);
+        return new ClusterState(clusterId, datastores, hosts, newVms, rules, settings, names);
     }
 
     public ClusterState withHosts(List<HostState> newHosts) {
-        return new ClusterState(clusterId, datastores, newHosts, vms, rules, settings);
+        return new ClusterState(clusterId, datastores, newHosts, vms, rules, settings, names);
     }
 
     public DatastoreState datastore(String id) {

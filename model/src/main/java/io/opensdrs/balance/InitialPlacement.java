@@ -88,7 +88,7 @@ public final class InitialPlacement {
         vms.add(new VmState(request.id(), request.hostId(), VmOverride.DEFAULT, request.keepTogether(), disks));
         List<Rule> rules = new ArrayList<>(state.rules());
         rules.addAll(request.rules());
-        ClusterState extended = new ClusterState(state.clusterId(), datastores, state.hosts(), vms, rules, state.settings());
+        ClusterState extended = new ClusterState(state.clusterId(), datastores, state.hosts(), vms, rules, state.settings(), state.names());
         WorkingPlacement p = new WorkingPlacement(extended);
         int unplaced = p.datastoreIndex(UNPLACED);
         int vm = p.vmCount() - 1;
@@ -155,7 +155,7 @@ public final class InitialPlacement {
             String summary = String.format(Locale.ROOT, "%s: %s on %s%s; predicted latency %s → %s ms (%s)",
                     objective == Objective.PESTO_BALANCE ? "most balanced placement (Pesto §5.4.2)"
                             : "least normalized load (BASIL §4)",
-                    String.join(", ", diskIds), p.datastoreId(best),
+                    String.join(", ", diskIds), p.datastoreName(best),
                     request.disks().stream().anyMatch(d -> d.workload() == null) ? ", workload unknown: cluster average used" : "",
                     r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(), r.destination().model());
             out.add(new Recommendation(request.id(), diskIds, p.datastoreId(best), ranked,

@@ -40,6 +40,7 @@ public final class MaintenanceEvacuation {
         MovePlanBuilder b = new MovePlanBuilder(p, NAME);
         CostBenefit costBenefit = new CostBenefit(p);
         int target = p.datastoreIndex(datastoreId);
+        String targetName = p.datastoreName(target);
         List<Integer> vms = new ArrayList<>();
         for (int v = 0; v < p.vmCount(); v++) {
             for (int i : p.vmDisks(v)) {
@@ -53,13 +54,13 @@ public final class MaintenanceEvacuation {
         for (int v : vms) {
             if (p.vmOverride(v) == VmOverride.EXCLUDED) {
                 b.fault(new Fault(p.vmId(v), null, datastoreId, ReasonCode.DATASTORE_MAINT,
-                        "vm " + p.vmId(v) + " is excluded from Storage DRS; move its disks off " + datastoreId + " by hand"));
+                        "VM " + p.vmName(v) + " is excluded from Storage DRS; move its disks off " + targetName + " by hand"));
                 continue;
             }
             List<MovableUnit> own = p.unitsOf(v);
             if (own.isEmpty()) {
                 b.fault(new Fault(p.vmId(v), null, datastoreId, ReasonCode.DATASTORE_MAINT,
-                        "vm " + p.vmId(v) + " keeps its VMDKs together but they are on several datastores; fix its placement first"));
+                        "VM " + p.vmName(v) + " keeps its VMDKs together but they are on several datastores; fix its placement first"));
                 continue;
             }
             for (MovableUnit u : own) {
@@ -75,7 +76,7 @@ public final class MaintenanceEvacuation {
             if (dst < 0) {
                 for (int i : u.disks()) {
                     b.fault(new Fault(p.vmId(u.vm()), p.diskId(i), datastoreId, ReasonCode.DATASTORE_MAINT,
-                            "disk " + p.diskId(i) + " cannot leave " + datastoreId + ": " + String.join("; ", reasons)));
+                            p.diskName(i) + " cannot leave " + targetName + ": " + String.join("; ", reasons)));
                 }
                 continue;
             }
@@ -83,13 +84,13 @@ public final class MaintenanceEvacuation {
             String summary = String.format(Locale.ROOT,
                     "datastore %s is entering maintenance; %s goes to %s, the most balanced destination%s: "
                             + "source %s → %s ms, destination %s → %s ms (%s)",
-                    datastoreId, p.vmId(u.vm()), p.datastoreId(dst), ignoreAffinity ? " (affinity rules ignored)" : "",
+                    targetName, p.unitName(u), p.datastoreName(dst), ignoreAffinity ? " (affinity rules ignored)" : "",
                     r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
                     r.destination().latencyAfterMs(), r.destination().model());
             b.add(u, dst, ReasonCode.DATASTORE_MAINT, summary, List.of(r.source(), r.destination()), r.cost(), r.benefit(),
                     ignoreAffinity);
         }
-        b.note("datastore " + datastoreId + " stays " + MaintenanceState.ENTERING + " until all its disks have moved");
+        b.note("datastore " + targetName + " stays " + MaintenanceState.ENTERING + " until all its disks have moved");
         return b.build();
     }
 

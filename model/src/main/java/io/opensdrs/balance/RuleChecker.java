@@ -36,12 +36,11 @@ public final class RuleChecker {
     }
 
     static String check(WorkingPlacement p, int vm, int[] disks, int destination, boolean ignoreAffinity) {
-        String ds = p.datastoreIds[destination];
         if (!p.acceptsDisks[destination]) {
-            return "datastore " + ds + " does not accept disks (inaccessible or in maintenance)";
+            return "datastore " + p.datastoreName(destination) + " does not accept disks (inaccessible or in maintenance)";
         }
         if (!p.vmSees[vm].get(destination)) {
-            return "host " + p.vmHostIds[vm] + " of vm " + p.vmIds[vm] + " is not connected to datastore " + ds;
+            return "host " + p.vmHostName(vm) + " of VM " + p.vmName(vm) + " is not connected to datastore " + p.datastoreName(destination);
         }
         double incoming = 0;
         for (int i : disks) {
@@ -52,13 +51,13 @@ public final class RuleChecker {
         double limit = p.settings.spaceLimitGb(p.capacityGb[destination]);
         if (incoming > 0 && p.usedGb[destination] + incoming > limit + 1e-9) {
             return String.format(Locale.ROOT, "datastore %s would hold %.1f GB, over its space threshold of %.1f GB",
-                    ds, p.usedGb[destination] + incoming, limit);
+                    p.datastoreName(destination), p.usedGb[destination] + incoming, limit);
         }
         if (p.keepTogether[vm]) {
             for (int i : p.vmDisks[vm]) {
                 if (after(p, i, disks, destination) != destination) {
-                    return "vm " + p.vmIds[vm] + " keeps its VMDKs together: disk " + p.diskIds[i] + " would stay on "
-                            + p.datastoreIds[p.diskDatastore[i]];
+                    return "VM " + p.vmName(vm) + " keeps its VMDKs together: " + p.diskName(i) + " would stay on "
+                            + p.datastoreName(p.diskDatastore[i]);
                 }
             }
         }
@@ -71,8 +70,8 @@ public final class RuleChecker {
                 int da = after(p, members[a], disks, destination);
                 for (int b = a + 1; b < members.length; b++) {
                     if (da == after(p, members[b], disks, destination)) {
-                        return "VMDK anti-affinity rule " + p.ruleNames[r] + ": disks " + p.diskIds[members[a]] + " and "
-                                + p.diskIds[members[b]] + " would share datastore " + p.datastoreIds[da];
+                        return "VMDK anti-affinity rule " + p.ruleNames[r] + ": " + p.diskName(members[a]) + " and "
+                                + p.diskName(members[b]) + " would share datastore " + p.datastoreName(da);
                     }
                 }
             }
@@ -89,9 +88,9 @@ public final class RuleChecker {
                     }
                     for (int i : p.vmDisks[other]) {
                         if (mine.get(p.diskDatastore[i])) {
-                            return "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + ": vms "
-                                    + p.vmIds[vm] + " and " + p.vmIds[other] + " would share datastore "
-                                    + p.datastoreIds[p.diskDatastore[i]];
+                            return "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + ": VMs "
+                                    + p.vmName(vm) + " and " + p.vmName(other) + " would share datastore "
+                                    + p.datastoreName(p.diskDatastore[i]);
                         }
                     }
                 }
@@ -121,7 +120,7 @@ public final class RuleChecker {
                 for (int i : disks) {
                     if (p.diskDatastore[i] != p.diskDatastore[disks[0]]) {
                         out.add(new Fault(p.vmIds[v], null, null, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN,
-                                "vm " + p.vmIds[v] + " keeps its VMDKs together but they are on more than one datastore"));
+                                "VM " + p.vmName(v) + " keeps its VMDKs together but they are on more than one datastore"));
                         break;
                     }
                 }
@@ -133,7 +132,8 @@ public final class RuleChecker {
             for (int i : m) {
                 if (seen.get(p.diskDatastore[i])) {
                     out.add(new Fault(p.vmIds[p.diskVm[i]], p.diskIds[i], p.datastoreIds[p.diskDatastore[i]],
-                            ReasonCode.VIRTUAL_DISK_ANTI_AFFIN, "VMDK anti-affinity rule " + p.ruleNames[r] + " is violated"));
+                            ReasonCode.VIRTUAL_DISK_ANTI_AFFIN, "VMDK anti-affinity rule " + p.ruleNames[r] + " is violated: "
+                            + p.diskName(i) + " shares datastore " + p.datastoreName(p.diskDatastore[i]) + " with another disk of the rule"));
                     break;
                 }
                 seen.set(p.diskDatastore[i]);
@@ -150,7 +150,8 @@ public final class RuleChecker {
                 }
                 if (mine.intersects(seen)) {
                     out.add(new Fault(p.vmIds[v], null, null, ReasonCode.VIRTUAL_DISK_ANTI_AFFIN,
-                            "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + " is violated"));
+                            "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + " is violated: VM "
+                                    + p.vmName(v) + " shares a datastore with another VM of the rule"));
                     broken = true;
                 }
                 seen.or(mine);

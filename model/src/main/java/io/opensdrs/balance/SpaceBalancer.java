@@ -33,14 +33,14 @@ public final class SpaceBalancer {
             }
             while (p.overSpaceThreshold(src)) {
                 if (!b.underMoveCap()) {
-                    b.note("move cap reached while datastore " + p.datastoreId(src) + " is over its space threshold");
+                    b.note("move cap reached while datastore " + p.datastoreName(src) + " is over its space threshold");
                     return;
                 }
                 if (!evictOne(b, costBenefit, units, src)) {
                     b.fault(new Fault(null, null, p.datastoreId(src), ReasonCode.BALANCE_DATASTORE_SPACE_USAGE,
                             String.format(Locale.ROOT, "datastore %s stays at %.1f %% used: no disk can move to a datastore "
                                             + "with room that respects the rules and the %.0f %% minimum difference",
-                                    p.datastoreId(src), 100 * p.utilization(src), 100 * p.settings().minSpaceUtilizationDifference())));
+                                    p.datastoreName(src), 100 * p.utilization(src), 100 * p.settings().minSpaceUtilizationDifference())));
                     break;
                 }
             }
@@ -106,7 +106,7 @@ public final class SpaceBalancer {
         String summary = String.format(Locale.ROOT,
                 "datastore %s is %.1f %% used, over its space threshold; moving %s (%.1f GB) to %s (%.1f %% used after) "
                         + "keeps latencies most balanced: source %s → %s ms, destination %s → %s ms",
-                p.datastoreId(src), 100 * srcUtil, p.vmId(best.vm()), best.sizeGb(), p.datastoreId(bestDst),
+                p.datastoreName(src), 100 * srcUtil, p.unitName(best), best.sizeGb(), p.datastoreName(bestDst),
                 100 * (p.usedGb(bestDst) + best.sizeGb()) / p.capacityGb(bestDst), r.source().latencyBeforeMs(),
                 r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs());
         b.add(best, bestDst, reason, summary, List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);

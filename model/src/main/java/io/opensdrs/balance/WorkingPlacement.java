@@ -310,6 +310,11 @@ public final class WorkingPlacement {
         return datastoreIds[j];
     }
 
+    /** The datastore as a sentence names it ({@link DisplayNames}). */
+    public String datastoreName(int j) {
+        return state.names().datastore(datastoreIds[j]);
+    }
+
     public int datastoreIndex(String id) {
         Integer j = datastoreIndex.get(id);
         if (j == null) {
@@ -354,6 +359,16 @@ public final class WorkingPlacement {
         return vmIds[v];
     }
 
+    /** The VM as a sentence names it ({@link DisplayNames}). */
+    public String vmName(int v) {
+        return state.names().vm(vmIds[v]);
+    }
+
+    /** The VM's host as a sentence names it; null when the VM runs on no known host. */
+    public String vmHostName(int v) {
+        return state.names().host(vmHostIds[v]);
+    }
+
     public String vmHostId(int v) {
         return vmHostIds[v];
     }
@@ -372,6 +387,19 @@ public final class WorkingPlacement {
 
     public String diskId(int i) {
         return diskIds[i];
+    }
+
+    /** The disk as a sentence names it: "disk 2000 of VM db" ({@link DisplayNames#disk}). */
+    public String diskName(int i) {
+        return state.names().disk(diskIds[i]);
+    }
+
+    /** What a storage vMotion of {@code u} moves, as a sentence names it: "VM db", or its one disk. */
+    public String unitName(MovableUnit u) {
+        if (u.disks().length == 1 && vmDisks[u.vm()].length > 1) {
+            return diskName(u.disks()[0]);
+        }
+        return "VM " + vmName(u.vm());
     }
 
     public int diskDatastore(int i) {

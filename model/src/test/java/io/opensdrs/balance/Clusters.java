@@ -15,6 +15,7 @@ public final class Clusters {
     private final List<VmState> vms = new ArrayList<>();
     private final List<Rule> rules = new ArrayList<>();
     private BalancingSettings settings = BalancingSettings.defaults();
+    private DisplayNames names = DisplayNames.NONE;
 
     public static Clusters cluster() {
         return new Clusters();
@@ -57,6 +58,12 @@ public final class Clusters {
         return this;
     }
 
+    /** What the engine's sentences call things by. */
+    public Clusters names(DisplayNames n) {
+        names = n;
+        return this;
+    }
+
     public ClusterState build() {
         List<DatastoreState> withUsage = new ArrayList<>();
         Set<String> ids = new HashSet<>();
@@ -72,6 +79,6 @@ public final class Clusters {
             withUsage.add(d.withUsedGb(used));
             ids.add(d.id());
         }
-        return new ClusterState("test", withUsage, List.of(new HostState("h0", ids)), vms, rules, settings);
+        return new ClusterState("test", withUsage, List.of(new HostState("h0", ids)), vms, rules, settings, names);
     }
 }

@@ -159,8 +159,8 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
             String summary = String.format(Locale.ROOT,
                     "normalized load N = ΣL/P: %s %.3g (max) → %.3g, %s %.3g → %.3g; moving %s (L/size %.3g) "
                             + "(BASIL Eq. 5); predicted latency source %s → %s ms, destination %s → %s ms",
-                    p.datastoreId(source), nLoad[source], nLoad[source] - l / perf[source], p.datastoreId(chosenDst),
-                    nLoad[chosenDst], nLoad[chosenDst] + l / perf[chosenDst], p.vmId(chosen.vm()),
+                    p.datastoreName(source), nLoad[source], nLoad[source] - l / perf[source], p.datastoreName(chosenDst),
+                    nLoad[chosenDst], nLoad[chosenDst] + l / perf[chosenDst], p.unitName(chosen),
                     l / Math.max(chosen.sizeGb(), 1e-9), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
                     r.destination().latencyBeforeMs(), r.destination().latencyAfterMs());
             b.add(chosen, chosenDst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()),

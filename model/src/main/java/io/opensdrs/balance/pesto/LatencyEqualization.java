@@ -83,8 +83,8 @@ public final class LatencyEqualization implements BalancingStrategy {
             String summary = String.format(Locale.ROOT,
                     "datastore %s is at %.1f ms p90, over the %.0f ms threshold; moving %s (%.1f GB, %.1f OIO) to %s: "
                             + "source %s → %s ms, destination %s → %s ms (%s, %s); benefit %s ≥ cost %s (Pesto Eqs. 10–11)",
-                    r.source().datastoreId(), r.source().p90BeforeMs(), p.settings().ioLatencyThresholdMs(),
-                    p.vmId(best.unit.vm()), best.unit.sizeGb(), best.unit.outstandingIos(), r.destination().datastoreId(),
+                    p.state().names().datastore(r.source().datastoreId()), r.source().p90BeforeMs(), p.settings().ioLatencyThresholdMs(),
+                    p.unitName(best.unit), best.unit.sizeGb(), best.unit.outstandingIos(), p.datastoreName(best.destination),
                     r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
                     r.destination().latencyAfterMs(), r.source().model(), r.destination().model(), r.benefit(), r.cost());
             b.add(best.unit, best.destination, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary,

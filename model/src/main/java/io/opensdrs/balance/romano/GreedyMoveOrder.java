@@ -102,8 +102,8 @@ public final class GreedyMoveOrder {
                     "merit M = (Σ P^%.0f)^(1/%.0f) %.3f → %.3f ms, the largest reduction toward the annealed placement "
                             + "(Romano Eq. 25, Algorithm 1); moving %s from %s to %s: source %s → %s ms, destination %s → %s ms "
                             + "(%s, %s); benefit %s, cost %s",
-                    MeritMetric.ROMANO_ALPHA, MeritMetric.ROMANO_ALPHA, m, bestMerit, p.vmId(unit.vm()), p.datastoreId(src),
-                    p.datastoreId(dst), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
+                    MeritMetric.ROMANO_ALPHA, MeritMetric.ROMANO_ALPHA, m, bestMerit, p.unitName(unit), p.datastoreName(src),
+                    p.datastoreName(dst), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
                     r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(), r.source().model(),
                     r.destination().model(), r.benefit(), r.cost());
             b.add(unit, dst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()), r.cost(),
