@@ -508,8 +508,18 @@ try {
             await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
             const leftOn = await page.locator('[data-testid="maintenance-left-table"] tbody tr').allInnerTexts();
             assert(leftOn.some((r) => /recommended, awaiting approval/.test(r)), `left on ${evacuating}, Storage DRS on: ${leftOn.join(' | ')}`);
+            // what an administrator reads names datastores, VMs and hosts as the vSphere Client does, never by moid
+            const moid = /\b(datastore|vm|host|group)-\d+\b/;
+            assert(!leftOn.some((r) => moid.test(r)), `a moid on ${evacuating}'s page: ${leftOn.join(' | ')}`);
+            await visit(`#/faults?cluster=${q(cluster.id)}`, 'page-faults');
+            const faultRows = await page.locator('[data-testid="faults-table"] tbody tr').allInnerTexts();
+            assert(faultRows.length > 0 && !faultRows.some((r) => moid.test(r)), `faults page: ${faultRows.join(' | ')}`);
+            await visit(`#/history?cluster=${q(cluster.id)}`, 'page-history');
+            const historyRows = await page.locator('[data-testid="history-table"] tbody tr').allInnerTexts();
+            assert(!historyRows.some((r) => moid.test(r)), `history page: ${historyRows.filter((r) => moid.test(r)).join(' | ')}`);
             refused = `, ${planned} evacuation recommendations for ${evacuating} planned again; datastore page: `
-              + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ');
+              + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')
+              + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid`;
           }
           seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
         }

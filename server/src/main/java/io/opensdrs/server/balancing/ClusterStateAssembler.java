@@ -6,6 +6,7 @@ import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.DatastoreState;
 import io.opensdrs.balance.DefaultModelRule;
+import io.opensdrs.balance.DisplayNames;
 import io.opensdrs.balance.DiskState;
 import io.opensdrs.balance.HostState;
 import io.opensdrs.balance.LatencyPercentiles;
@@ -87,8 +88,7 @@ public class ClusterStateAssembler {
     public record Assembled(ClusterState state, Map<String, DatastoreRow> datastores, String modelKind,
                             Map<String, String> modelSource) {
         public String datastoreName(String id) {
-            DatastoreRow r = datastores.get(id);
-            return r == null ? id : r.name();
+            return state.names().datastore(id);
         }
     }
 
@@ -118,8 +118,7 @@ public class ClusterStateAssembler {
         List<DatastoreRow> rows = datastores(clusterId);
         Map<String, DatastoreRow> byId = new LinkedHashMap<>();
         rows.forEach(r -> byId.put(r.id(), r));
-        List<String> names = rows.stream().map(DatastoreRow::name).toList();
-        String kind = models.selectKind(policies.settings(clusterId).getModelKind(), names);
+        String kind = models.selectKind(policies.settings(clusterId).getModelKind(), rows.stream().map(DatastoreRow::name).toList());
         Map<String, MaintenanceState> requested = new LinkedHashMap<>();
         jdbc.query("SELECT datastore_moid, state FROM datastore_maintenance WHERE cluster_moid = ?",
                 rs -> {
@@ -138,12 +137,17 @@ public class ClusterStateAssembler {
         }
 
         Map<String, Set<String>> hostDatastores = new LinkedHashMap<>();
-        jdbc.query("SELECT hd.host_moid, hd.datastore_moid FROM host_datastore hd JOIN datastore d ON d.moid = hd.datastore_moid"
+        Map<String, String> hostNames = new LinkedHashMap<>();
+        jdbc.query("SELECT hd.host_moid, hd.datastore_moid, h.name FROM host_datastore hd JOIN datastore d ON d.moid = hd.datastore_moid"
+                        + " LEFT JOIN host h ON h.moid = hd.host_moid"
                         + " WHERE d.cluster_moid = ? ORDER BY hd.host_moid, hd.datastore_moid",
                 rs -> {
                     // the inventory sync may commit between this server's reads: only the datastores read above count
                     if (byId.containsKey(rs.getString(2))) {
                         hostDatastores.computeIfAbsent(rs.getString(1), h -> new LinkedHashSet<>()).add(rs.getString(2));
+                        if (rs.getString(3) != null) {
+                            hostNames.put(rs.getString(1), rs.getString(3));
+                        }
                     }
                 }, clusterId);
         List<HostState> hosts = new ArrayList<>();
@@ -152,14 +156,18 @@ public class ClusterStateAssembler {
         Map<String, VmOverride> overrides = policies.vmOverrides(clusterId);
         Map<String, String> vmHost = new LinkedHashMap<>();
         Map<String, List<DiskState>> vmDisks = new LinkedHashMap<>();
+        Map<String, String> vmNames = new LinkedHashMap<>();
+        Map<String, String> diskNames = new LinkedHashMap<>();
         Duration window = longestWindow();
-        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid FROM virtual_disk vd"
+        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name FROM virtual_disk vd"
                         + " JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
                         + " WHERE d.cluster_moid = ? ORDER BY v.moid, vd.disk_key",
                 rs -> {
                     String vm = rs.getString(1);
                     String diskId = WorkloadPercentiles.diskId(vm, rs.getInt(3));
                     vmHost.put(vm, rs.getString(2));
+                    vmNames.put(vm, rs.getString(6));
+                    diskNames.put(diskId, "disk " + rs.getInt(3) + " of VM " + rs.getString(6));
                     Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
                     vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getLong(4) / GB, rs.getString(5),
                             p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
@@ -178,7 +186,10 @@ public class ClusterStateAssembler {
                     overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks));
         });
         List<Rule> rules = rules(vcenterRules, vmDisks);
-        ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings));
+        Map<String, String> datastoreNames = new LinkedHashMap<>();
+        rows.forEach(r -> datastoreNames.put(r.id(), r.name()));
+        ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings,
+                new DisplayNames(datastoreNames, hostNames, vmNames, diskNames)));
         return new Assembled(state, byId, kind, modelSource);
     }
 

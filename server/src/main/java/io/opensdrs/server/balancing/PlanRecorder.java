@@ -2,6 +2,7 @@ package io.opensdrs.server.balancing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.balance.DisplayNames;
 import io.opensdrs.balance.Fault;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.Move;
@@ -19,6 +20,7 @@ import org.springframework.stereotype.Component;
 
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
+import java.util.Arrays;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,11 +78,12 @@ public class PlanRecorder {
     }
 
     public Recorded record(String clusterId, long runId, MovePlan plan, ClusterStateAssembler.Assembled assembled) {
+        DisplayNames names = assembled.state().names();
         List<Long> ids = new ArrayList<>();
         List<Long> applied = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         for (Fault f : plan.faults()) {
-            faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f)));
+            faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f), names));
         }
         for (Move m : plan.moves()) {
             Recommendation r;
@@ -89,14 +92,14 @@ public class PlanRecorder {
             } catch (InvalidFieldException | NotFoundException e) {
                 // the inventory changed under the plan (a VM or disk gone): the move cannot be recommended
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(m.vmId(), String.join(",", m.diskIds()),
-                        m.sourceDatastoreId(), m.reason().wireName(), "move to " + m.destinationDatastoreId()
-                        + " not recommended: " + e.getMessage())));
+                        m.sourceDatastoreId(), m.reason().wireName(), "move to " + names.datastore(m.destinationDatastoreId())
+                        + " not recommended: " + e.getMessage()), names));
                 continue;
             }
             ids.add(r.id());
             explanation(r.id(), runId, plan.strategy(), m, assembled);
-            history(clusterId, "recommended", m.reason().wireName() + ": " + m.vmId() + " " + m.diskIds() + " "
-                    + assembled.datastoreName(m.sourceDatastoreId()) + " -> " + assembled.datastoreName(m.destinationDatastoreId())
+            history(clusterId, "recommended", m.reason().wireName() + ": " + moved(m, names) + " from "
+                    + names.datastore(m.sourceDatastoreId()) + " to " + names.datastore(m.destinationDatastoreId())
                     + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
             if (m.autoApplicable()) {
                 applyNow(clusterId, r.id(), m.reason().wireName(), applied);
@@ -138,7 +141,7 @@ public class PlanRecorder {
         List<Long> applied = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         for (BalancingViews.FaultView f : homes.faults()) {
-            faults.add(fault(clusterId, runId, f));
+            faults.add(fault(clusterId, runId, f, a.state().names()));
         }
         String reason = ReasonCode.DATASTORE_MAINT.wireName();
         for (VmHomeEvacuation.HomeMove h : homes.moves()) {
@@ -148,7 +151,7 @@ public class PlanRecorder {
                         List.of(new io.opensdrs.server.migration.Move(h.vmId(), List.of(), h.destinationDatastoreId(), true)));
             } catch (InvalidFieldException | NotFoundException e) {
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
-                        "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage())));
+                        "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage()), a.state().names()));
                 continue;
             }
             ids.add(r.id());
@@ -157,8 +160,8 @@ public class PlanRecorder {
                     h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, h.summary(),
                     List.of(), null, null, now.toString());
             writeExplanation(view);
-            history(clusterId, "recommended", reason + ": " + h.vmId() + " home " + a.datastoreName(h.sourceDatastoreId()) + " -> "
-                    + a.datastoreName(h.destinationDatastoreId()) + (h.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"),
+            history(clusterId, "recommended", reason + ": the home of VM " + h.vmName() + " from " + a.datastoreName(h.sourceDatastoreId())
+                    + " to " + a.datastoreName(h.destinationDatastoreId()) + (h.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"),
                     r.id());
             if (h.autoApplicable()) {
                 applyNow(clusterId, r.id(), reason, applied);
@@ -262,9 +265,28 @@ public class PlanRecorder {
         return dismissed;
     }
 
-    BalancingViews.FaultView fault(String clusterId, long runId, BalancingViews.FaultView f) {
-        String subject = f.vmId() != null ? f.vmId() + (f.diskId() != null ? " " + f.diskId() : "")
-                + (f.datastoreId() != null ? " on " + f.datastoreId() : "") : String.valueOf(f.datastoreId());
+    /** What a move carries, as the history names it: "disk 2000 of VM db", or "disks 2000, 2001 of VM db". */
+    static String moved(Move m, DisplayNames names) {
+        if (m.diskIds().size() == 1) {
+            return names.disk(m.diskIds().get(0));
+        }
+        return "disks " + String.join(", ", m.diskIds().stream().map(d -> String.valueOf(diskKey(d))).toList())
+                + " of VM " + names.vm(m.vmId());
+    }
+
+    /** Stores a fault; its subject names the disk, VM or datastore as the vSphere Client shows them. */
+    BalancingViews.FaultView fault(String clusterId, long runId, BalancingViews.FaultView f, DisplayNames names) {
+        String subject;
+        if (f.diskId() != null && !f.diskId().isEmpty()) {
+            subject = String.join(", ", Arrays.stream(f.diskId().split(",")).map(names::disk).toList());
+        } else if (f.vmId() != null) {
+            subject = "VM " + names.vm(f.vmId());
+        } else {
+            subject = "datastore " + names.datastore(f.datastoreId());
+        }
+        if (f.vmId() != null && f.datastoreId() != null) {
+            subject += " on " + names.datastore(f.datastoreId());
+        }
         jdbc.update("INSERT INTO fault (cluster_moid, subject, reason, created_at, reason_code, vm_moid, disk_id, datastore_moid, run_id)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", clusterId, truncate(subject, 255),
                 truncate((f.reasonCode() == null ? "" : f.reasonCode() + ": ") + f.message(), 2000), Timestamp.from(clock.instant()),

@@ -45,7 +45,7 @@ public class InventoryPlacementRules implements PlacementRules {
                     for (InventorySnapshot.VirtualDisk d : other.get().disks()) {
                         if (vmAfter.contains(d.datastoreId())) {
                             return Optional.of("VM anti-affinity rule " + r.name() + ": VM " + vm.get().name() + " would share datastore "
-                                    + name(inventory, d.datastoreId()) + " with VM " + other.get().name());
+                                    + inventory.datastoreName(d.datastoreId()) + " with VM " + other.get().name());
                         }
                     }
                 }
@@ -64,15 +64,11 @@ public class InventoryPlacementRules implements PlacementRules {
                     Integer clash = firstOn.putIfAbsent(ds, key);
                     if (clash != null) {
                         return Optional.of("VMDK anti-affinity rule " + a.name() + ": disks " + clash + " and " + key + " of VM "
-                                + vm.get().name() + " would share datastore " + name(inventory, ds));
+                                + vm.get().name() + " would share datastore " + inventory.datastoreName(ds));
                     }
                 }
             }
         }
         return Optional.empty();
-    }
-
-    private static String name(InventorySnapshot inventory, String datastoreId) {
-        return inventory.datastore(datastoreId).map(InventorySnapshot.Datastore::name).orElse(datastoreId);
     }
 }

@@ -53,8 +53,8 @@ public final class MigrationPreconditions {
                 return new Outcome(Verdict.ALREADY_DONE, null, "the home of VM " + vm.name() + " is already on " + dest.name());
             }
             if (home != null && !a.sourceDatastores().contains(home)) {
-                return Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + name(inv, home)
-                        + ", no longer on its source " + a.sourceDatastores().stream().map(s -> name(inv, s)).toList());
+                return Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + inv.datastoreName(home)
+                        + ", no longer on its source " + a.sourceDatastores().stream().map(s -> inv.datastoreName(s)).toList());
             }
         } else if (a.wholeVm()) {
             if (vm.datastoreIds().equals(List.of(dest.id()))) {
@@ -76,8 +76,8 @@ public final class MigrationPreconditions {
                 if (on.equals(dest.id())) {
                     onDestination++;
                 } else if (!a.sourceDatastores().contains(on)) {
-                    return Outcome.fail("DiskMoved", "disk " + key + " of VM " + vm.name() + " is now on " + name(inv, on)
-                            + ", no longer on its source " + a.sourceDatastores().stream().map(s -> name(inv, s)).toList());
+                    return Outcome.fail("DiskMoved", "disk " + key + " of VM " + vm.name() + " is now on " + inv.datastoreName(on)
+                            + ", no longer on its source " + a.sourceDatastores().stream().map(s -> inv.datastoreName(s)).toList());
                 } else {
                     bytes += disk.get().capacityBytes();
                 }
@@ -93,7 +93,7 @@ public final class MigrationPreconditions {
         for (String s : a.sourceDatastores()) {
             Optional<InventorySnapshot.Datastore> src = inv.datastore(s);
             if (src.isEmpty() || !src.get().accessible()) {
-                return Outcome.fail("InaccessibleDatastore", "Unable to access source datastore '" + name(inv, s) + "'");
+                return Outcome.fail("InaccessibleDatastore", "Unable to access source datastore '" + inv.datastoreName(s) + "'");
             }
         }
         if (dest.maintenanceMode() != null && !"normal".equals(dest.maintenanceMode())) {
@@ -116,9 +116,5 @@ public final class MigrationPreconditions {
             return Outcome.fail("RuleViolation", rule.get());
         }
         return Outcome.go();
-    }
-
-    private static String name(InventorySnapshot inv, String datastoreId) {
-        return inv.datastore(datastoreId).map(InventorySnapshot.Datastore::name).orElse(datastoreId);
     }
 }

@@ -24,18 +24,18 @@ public final class ResultVerifier {
         if (a.homeOnly()) {
             String home = vm.get().homeDatastoreId();
             return a.destinationDatastore().equals(home) ? Optional.empty()
-                    : Optional.of("the home of VM " + vm.get().name() + " is on " + home);
+                    : Optional.of("the home of VM " + vm.get().name() + " is on " + inv.datastoreName(home));
         }
         if (a.wholeVm()) {
             List<String> on = vm.get().datastoreIds();
             return on.equals(List.of(a.destinationDatastore())) ? Optional.empty()
-                    : Optional.of("VM " + vm.get().name() + " has files on " + on);
+                    : Optional.of("VM " + vm.get().name() + " has files on " + on.stream().map(inv::datastoreName).toList());
         }
         for (int key : a.diskKeys()) {
             Optional<InventorySnapshot.VirtualDisk> d = vm.get().disk(key);
             if (d.isEmpty() || !d.get().datastoreId().equals(a.destinationDatastore())) {
                 return Optional.of("disk " + key + " of VM " + vm.get().name() + " is on "
-                        + d.map(InventorySnapshot.VirtualDisk::datastoreId).orElse("(no such disk)"));
+                        + d.map(x -> inv.datastoreName(x.datastoreId())).orElse("(no such disk)"));
             }
         }
         return Optional.empty();

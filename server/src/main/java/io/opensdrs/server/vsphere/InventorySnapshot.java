@@ -24,6 +24,11 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
         return datastores.stream().filter(d -> d.id().equals(id)).findFirst();
     }
 
+    /** The datastore's name as the vSphere Client shows it, for messages; its id when it is not in this snapshot. */
+    public String datastoreName(String id) {
+        return datastore(id).map(Datastore::name).orElse(id);
+    }
+
     public Optional<Datastore> datastoreNamed(String name) {
         return datastores.stream().filter(d -> d.name().equals(name)).findFirst();
     }

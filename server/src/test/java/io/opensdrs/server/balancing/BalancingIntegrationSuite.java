@@ -387,7 +387,12 @@ abstract class BalancingIntegrationSuite {
         assertThat(e.get("vmId").asText()).isEqualTo("vm-31");
         assertThat(e.get("destinationDatastoreId").asText()).isEqualTo("datastore-12");
         assertThat(m.get("faults").toString()).contains("vm-32", "datastoreMaint");
-        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).toString()).contains("vm-32");
+        // the faults page and the history name what the vSphere Client shows: VM db, ds-a, not vm-32, datastore-11
+        JsonNode fault = call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).get(0);
+        assertThat(fault.get("subject").asText()).isEqualTo("VM db on ds-a");
+        assertThat(fault.get("reason").asText()).isEqualTo("datastoreMaint: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("datastoreMaint: disks 2000, 2001 of VM web from ds-a to ds-b (manual: awaiting approval)");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
         assertThat(status.get("state").asText()).isEqualTo("ENTERING");
         for (JsonNode l : status.get("left")) {
