@@ -3,8 +3,8 @@ package io.opensdrs.balance;
 import io.opensdrs.balance.pesto.CostBenefit;
 
 /**
- * The shape of every Storage DRS run, whatever the strategy: report rules the inventory
- * already breaks, balance space first (SDRS corrects space before IO), then let the
+ * The shape of every Storage DRS run, whatever the strategy: fix the rules the inventory
+ * already breaks, or report them ({@link RuleRepair}), balance space first (SDRS corrects space before IO), then let the
  * strategy balance IO load, then finish the plan.
  */
 public final class BalancingRun {
@@ -22,7 +22,7 @@ public final class BalancingRun {
         WorkingPlacement placement = new WorkingPlacement(state);
         MovePlanBuilder builder = new MovePlanBuilder(placement, strategy);
         CostBenefit costBenefit = new CostBenefit(placement);
-        RuleChecker.existingViolations(placement).forEach(builder::fault);
+        RuleRepair.repair(builder, costBenefit);
         SpaceBalancer.balance(builder, costBenefit);
         if (!state.settings().ioLoadBalanceEnabled()) {
             builder.note("IO load balancing is disabled");

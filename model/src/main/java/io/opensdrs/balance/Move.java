@@ -11,7 +11,8 @@ import java.util.List;
  * @param vmId the VM
  * @param diskIds the disks that move (the whole VM when its VMDKs are kept together)
  * @param hostId the VM's host (counts against the per-host concurrency limit)
- * @param sourceDatastoreId where the disks are
+ * @param sourceDatastoreId where the disks are; a move carrying all of a VM's disks may gather them from
+ *     several datastores (a kept-together VM spread over them, {@link RuleRepair}): then where most of what copies is
  * @param destinationDatastoreId where they go
  * @param sizeGb data copied
  * @param reason SDRS reason code

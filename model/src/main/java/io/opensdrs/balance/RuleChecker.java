@@ -1,8 +1,5 @@
 package io.opensdrs.balance;
 
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -15,9 +12,14 @@ import java.util.Optional;
  *   <li>the VM's host is connected to the destination;</li>
  *   <li>space: the destination stays within its space threshold (utilization or free-space mode);</li>
  *   <li>keep VMDKs together: a kept-together VM ends on one datastore;</li>
- *   <li>VMDK anti-affinity: the rule's disks end on pairwise different datastores;</li>
- *   <li>VM anti-affinity: the rule's VMs end sharing no datastore.</li>
+ *   <li>VMDK anti-affinity: no disk that moves lands beside another disk of its rule;</li>
+ *   <li>VM anti-affinity: no disk that moves lands on a datastore holding a disk of another VM
+ *       of its rule.</li>
  * </ol>
+ * A move never creates a violation. One the inventory already has does not block a move that
+ * leaves it as it is — {@link RuleRepair} fixes it, or reports it — so checks 5 and 6 judge the
+ * disks that move, not the pairs that stay. On a placement that respects every rule this is the
+ * same as requiring that every rule holds after the move.
  * With {@code ignoreAffinity} (SDRS's "ignore affinity rules for maintenance") checks 5 and 6
  * are skipped; keep-together is a property of the VM and still holds.
  */
@@ -66,37 +68,57 @@ public final class RuleChecker {
         }
         for (int r : p.vmdkRulesOfVm[vm]) {
             int[] members = p.vmdkAntiAffinity[r];
-            for (int a = 0; a < members.length; a++) {
-                int da = after(p, members[a], disks, destination);
-                for (int b = a + 1; b < members.length; b++) {
-                    if (da == after(p, members[b], disks, destination)) {
-                        return "VMDK anti-affinity rule " + p.ruleNames[r] + ": " + p.diskName(members[a]) + " and "
-                                + p.diskName(members[b]) + " would share datastore " + p.datastoreName(da);
+            for (int a : members) {
+                if (!lands(p, a, disks, destination)) {
+                    continue;
+                }
+                for (int b : members) {
+                    if (b != a && after(p, b, disks, destination) == destination) {
+                        return "VMDK anti-affinity rule " + p.ruleNames[r] + ": " + p.diskName(a) + " and "
+                                + p.diskName(b) + " would share datastore " + p.datastoreName(destination);
                     }
                 }
             }
         }
-        if (p.vmRulesOfVm[vm].length > 0) {
-            BitSet mine = new BitSet(p.datastoreCount);
-            for (int i : p.vmDisks[vm]) {
-                mine.set(after(p, i, disks, destination));
-            }
+        if (p.vmRulesOfVm[vm].length > 0 && landsAny(p, disks, destination)) {
             for (int r : p.vmRulesOfVm[vm]) {
                 for (int other : p.vmAntiAffinity[r]) {
                     if (other == vm) {
                         continue;
                     }
                     for (int i : p.vmDisks[other]) {
-                        if (mine.get(p.diskDatastore[i])) {
+                        if (p.diskDatastore[i] == destination) {
                             return "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + ": VMs "
                                     + p.vmName(vm) + " and " + p.vmName(other) + " would share datastore "
-                                    + p.datastoreName(p.diskDatastore[i]);
+                                    + p.datastoreName(destination);
                         }
                     }
                 }
             }
         }
         return null;
+    }
+
+    /** Whether {@code disk} is among the moving disks and not on the destination already. */
+    private static boolean lands(WorkingPlacement p, int disk, int[] moving, int destination) {
+        if (p.diskDatastore[disk] == destination) {
+            return false;
+        }
+        for (int i : moving) {
+            if (i == disk) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean landsAny(WorkingPlacement p, int[] moving, int destination) {
+        for (int i : moving) {
+            if (p.diskDatastore[i] != destination) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int after(WorkingPlacement p, int disk, int[] moving, int destination) {
@@ -106,60 +128,5 @@ public final class RuleChecker {
             }
         }
         return p.diskDatastore[disk];
-    }
-
-    /**
-     * Rules the current inventory already breaks (placed by hand, or rules added later):
-     * SDRS reports them; here as faults with the rule's reason code.
-     */
-    public static List<Fault> existingViolations(WorkingPlacement p) {
-        List<Fault> out = new ArrayList<>();
-        for (int v = 0; v < p.vmIds.length; v++) {
-            int[] disks = p.vmDisks[v];
-            if (p.keepTogether[v] && disks.length > 1) {
-                for (int i : disks) {
-                    if (p.diskDatastore[i] != p.diskDatastore[disks[0]]) {
-                        out.add(new Fault(p.vmIds[v], null, null, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN,
-                                "VM " + p.vmName(v) + " keeps its VMDKs together but they are on more than one datastore"));
-                        break;
-                    }
-                }
-            }
-        }
-        for (int r = 0; r < p.vmdkAntiAffinity.length; r++) {
-            int[] m = p.vmdkAntiAffinity[r];
-            BitSet seen = new BitSet();
-            for (int i : m) {
-                if (seen.get(p.diskDatastore[i])) {
-                    out.add(new Fault(p.vmIds[p.diskVm[i]], p.diskIds[i], p.datastoreIds[p.diskDatastore[i]],
-                            ReasonCode.VIRTUAL_DISK_ANTI_AFFIN, "VMDK anti-affinity rule " + p.ruleNames[r] + " is violated: "
-                            + p.diskName(i) + " shares datastore " + p.datastoreName(p.diskDatastore[i]) + " with another disk of the rule"));
-                    break;
-                }
-                seen.set(p.diskDatastore[i]);
-            }
-        }
-        for (int r = 0; r < p.vmAntiAffinity.length; r++) {
-            int[] m = p.vmAntiAffinity[r];
-            BitSet seen = new BitSet();
-            boolean broken = false;
-            for (int v : m) {
-                BitSet mine = new BitSet();
-                for (int i : p.vmDisks[v]) {
-                    mine.set(p.diskDatastore[i]);
-                }
-                if (mine.intersects(seen)) {
-                    out.add(new Fault(p.vmIds[v], null, null, ReasonCode.VIRTUAL_DISK_ANTI_AFFIN,
-                            "VM anti-affinity rule " + p.ruleNames[p.vmdkAntiAffinity.length + r] + " is violated: VM "
-                                    + p.vmName(v) + " shares a datastore with another VM of the rule"));
-                    broken = true;
-                }
-                seen.or(mine);
-                if (broken) {
-                    break;
-                }
-            }
-        }
-        return out;
     }
 }

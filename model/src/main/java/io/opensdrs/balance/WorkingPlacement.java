@@ -394,12 +394,19 @@ public final class WorkingPlacement {
         return state.names().disk(diskIds[i]);
     }
 
-    /** What a storage vMotion of {@code u} moves, as a sentence names it: "VM db", or its one disk. */
+    /**
+     * What a storage vMotion of {@code u} moves, as a sentence names it: "VM db" when it carries
+     * all of the VM's disks, else its disks ("disk 2001 of VM db").
+     */
     public String unitName(MovableUnit u) {
-        if (u.disks().length == 1 && vmDisks[u.vm()].length > 1) {
-            return diskName(u.disks()[0]);
+        if (u.disks().length == vmDisks[u.vm()].length) {
+            return "VM " + vmName(u.vm());
         }
-        return "VM " + vmName(u.vm());
+        List<String> names = new ArrayList<>();
+        for (int i : u.disks()) {
+            names.add(diskName(i));
+        }
+        return String.join(", ", names);
     }
 
     public int diskDatastore(int i) {

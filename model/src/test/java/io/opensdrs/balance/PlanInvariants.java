@@ -1,15 +1,19 @@
 package io.opensdrs.balance;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Replays a plan's moves on a copy of the world and checks, independently of RuleChecker,
- * that no move breaks keep-together, VMDK anti-affinity, VM anti-affinity, host connectivity
- * or space, that excluded VMs never move, and that no disk moves twice in one plan.
+ * that no move creates a violation of keep-together, VMDK anti-affinity or VM anti-affinity
+ * (on a world that respects every rule: that every rule holds after every move; on one that
+ * does not, that each move keeps or removes the violations there were), host connectivity and
+ * space, that excluded VMs never move, and that no disk moves twice in one plan.
  */
 final class PlanInvariants {
 
@@ -17,6 +21,11 @@ final class PlanInvariants {
     }
 
     static void check(ClusterState state, MovePlan plan, boolean ignoreAffinity) {
+        replay(state, plan, ignoreAffinity);
+    }
+
+    /** The violations left once every move of the plan has happened, checked as {@link #check} does. */
+    static Set<String> replay(ClusterState state, MovePlan plan, boolean ignoreAffinity) {
         Map<String, String> diskDs = new HashMap<>();
         Map<String, VmState> vmOfDisk = new HashMap<>();
         Map<String, VmState> vms = new HashMap<>();
@@ -33,12 +42,7 @@ final class PlanInvariants {
                 size.put(d.id(), d.sizeGb());
             }
         }
-        Set<String> vmdkRuleVms = new HashSet<>();
-        for (Rule r : state.rules()) {
-            if (r instanceof Rule.VmdkAntiAffinity) {
-                vmdkRuleVms.add(((Rule.VmdkAntiAffinity) r).vmId());
-            }
-        }
+        Set<String> violations = violations(state, vms, diskDs, ignoreAffinity);
         Set<String> movedDisks = new HashSet<>();
         for (Move m : plan.moves()) {
             String where = plan.strategy() + " " + state.clusterId() + " move " + m.sequence() + " (" + m.vmId() + " → "
@@ -64,11 +68,16 @@ final class PlanInvariants {
             if (!host.datastores().contains(dst.id())) {
                 throw new AssertionError(where + "host " + host.id() + " cannot reach destination");
             }
+            // only a move of the whole VM (one relocation of all its files) may gather disks from several datastores
+            boolean gathers = m.diskIds().size() == vm.disks().size();
+            if (m.diskIds().stream().noneMatch(d -> m.sourceDatastoreId().equals(diskDs.get(d)))) {
+                throw new AssertionError(where + "none of its disks is on the source");
+            }
             for (String disk : m.diskIds()) {
                 if (vmOfDisk.get(disk) != vm) {
                     throw new AssertionError(where + "disk " + disk + " is not the vm's");
                 }
-                if (!diskDs.get(disk).equals(m.sourceDatastoreId())) {
+                if (!gathers && !diskDs.get(disk).equals(m.sourceDatastoreId())) {
                     throw new AssertionError(where + "disk " + disk + " is not on the source");
                 }
                 used.merge(diskDs.get(disk), -size.get(disk), Double::sum);
@@ -78,43 +87,68 @@ final class PlanInvariants {
             if (used.get(dst.id()) > state.settings().spaceLimitGb(dst.capacityGb()) + 1e-6) {
                 throw new AssertionError(where + "destination over its space threshold");
             }
-            boolean together = vm.keepTogether() != null ? vm.keepTogether() : state.settings().keepVmdksTogetherByDefault();
-            if (together && !vmdkRuleVms.contains(vm.id())) {
-                Set<String> dss = new HashSet<>();
-                vm.disks().forEach(d -> dss.add(diskDs.get(d.id())));
-                if (dss.size() > 1) {
-                    throw new AssertionError(where + "splits a kept-together VM");
+            Set<String> after = violations(state, vms, diskDs, ignoreAffinity);
+            for (String v : after) {
+                if (!violations.contains(v)) {
+                    throw new AssertionError(where + "breaks " + v);
                 }
             }
-            if (ignoreAffinity) {
-                continue;
+            violations = after;
+        }
+        return violations;
+    }
+
+    /**
+     * Every rule violation of a placement, one string per broken pair: {@code keep-together <vm>},
+     * {@code vmdk <rule> <disk>|<disk>}, {@code vm <rule> <vm>|<vm>}.
+     */
+    static Set<String> violations(ClusterState state, Map<String, VmState> vms, Map<String, String> diskDs, boolean ignoreAffinity) {
+        Set<String> vmdkRuleVms = new HashSet<>();
+        for (Rule r : state.rules()) {
+            if (r instanceof Rule.VmdkAntiAffinity) {
+                vmdkRuleVms.add(((Rule.VmdkAntiAffinity) r).vmId());
             }
-            for (Rule r : state.rules()) {
-                if (r instanceof Rule.VmdkAntiAffinity) {
-                    Set<String> seen = new HashSet<>();
-                    for (String d : ((Rule.VmdkAntiAffinity) r).diskIds()) {
-                        if (!seen.add(diskDs.get(d))) {
-                            throw new AssertionError(where + "breaks VMDK anti-affinity " + r.name());
+        }
+        Set<String> out = new TreeSet<>();
+        for (VmState vm : vms.values()) {
+            boolean together = vm.keepTogether() != null ? vm.keepTogether() : state.settings().keepVmdksTogetherByDefault();
+            Set<String> dss = new HashSet<>();
+            vm.disks().forEach(d -> dss.add(diskDs.get(d.id())));
+            if (together && !vmdkRuleVms.contains(vm.id()) && dss.size() > 1) {
+                out.add("keep-together " + vm.id());
+            }
+        }
+        if (ignoreAffinity) {
+            return out;
+        }
+        for (Rule r : state.rules()) {
+            if (r instanceof Rule.VmdkAntiAffinity) {
+                List<String> disks = new ArrayList<>(((Rule.VmdkAntiAffinity) r).diskIds());
+                disks.sort(null);
+                for (int a = 0; a < disks.size(); a++) {
+                    for (int b = a + 1; b < disks.size(); b++) {
+                        if (diskDs.get(disks.get(a)).equals(diskDs.get(disks.get(b)))) {
+                            out.add("vmdk " + r.name() + " " + disks.get(a) + "|" + disks.get(b));
                         }
                     }
-                } else if (r instanceof Rule.VmAntiAffinity) {
-                    Set<String> seen = new HashSet<>();
-                    for (String v : ((Rule.VmAntiAffinity) r).vmIds()) {
+                }
+            } else if (r instanceof Rule.VmAntiAffinity) {
+                List<String> members = new ArrayList<>(((Rule.VmAntiAffinity) r).vmIds());
+                members.sort(null);
+                for (int a = 0; a < members.size(); a++) {
+                    for (int b = a + 1; b < members.size(); b++) {
                         Set<String> mine = new HashSet<>();
-                        vms.get(v).disks().forEach(d -> mine.add(diskDs.get(d.id())));
-                        for (String d : mine) {
-                            if (seen.contains(d)) {
-                                throw new AssertionError(where + "breaks VM anti-affinity " + r.name());
+                        vms.get(members.get(a)).disks().forEach(d -> mine.add(diskDs.get(d.id())));
+                        for (DiskState d : vms.get(members.get(b)).disks()) {
+                            if (mine.contains(diskDs.get(d.id()))) {
+                                out.add("vm " + r.name() + " " + members.get(a) + "|" + members.get(b));
+                                break;
                             }
                         }
-                        seen.addAll(mine);
                     }
                 }
             }
         }
-    }
-
-    static List<Move> all(MovePlan plan) {
-        return plan.moves();
+        return out;
     }
 }

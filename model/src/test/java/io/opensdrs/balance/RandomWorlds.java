@@ -140,4 +140,48 @@ final class RandomWorlds {
         }
         return new ClusterState("world" + index, datastores, hosts, vms, rules, settings);
     }
+
+    /**
+     * The world with rules it breaks, as an administrator makes them over VMs already placed: a
+     * VM anti-affinity rule over two VMs sharing a datastore, a VMDK anti-affinity rule over a
+     * VM's disks sharing one, a VM whose disks are spread told to keep them together.
+     */
+    static ClusterState withViolations(Random rnd, ClusterState world) {
+        List<Rule> rules = new ArrayList<>(world.rules());
+        List<VmState> vms = new ArrayList<>(world.vms());
+        Set<String> inRules = new HashSet<>();
+        for (Rule r : rules) {
+            if (r instanceof Rule.VmdkAntiAffinity) {
+                inRules.add(((Rule.VmdkAntiAffinity) r).vmId());
+            }
+        }
+        Map<String, List<String>> vmsOn = new HashMap<>();
+        for (VmState vm : vms) {
+            vm.disks().stream().map(DiskState::datastoreId).distinct()
+                    .forEach(ds -> vmsOn.computeIfAbsent(ds, d -> new ArrayList<>()).add(vm.id()));
+        }
+        List<String> shared = vmsOn.keySet().stream().sorted().filter(ds -> vmsOn.get(ds).size() >= 2).toList();
+        if (!shared.isEmpty() && rnd.nextDouble() < 0.8) {
+            List<String> on = vmsOn.get(shared.get(rnd.nextInt(shared.size())));
+            rules.add(new Rule.VmAntiAffinity("vm-broken", Set.of(on.get(0), on.get(1 + rnd.nextInt(on.size() - 1)))));
+        }
+        for (int v = 0; v < vms.size(); v++) {
+            VmState vm = vms.get(v);
+            if (inRules.contains(vm.id()) || vm.disks().size() < 2) {
+                continue;
+            }
+            boolean together = vm.keepTogether() != null ? vm.keepTogether() : world.settings().keepVmdksTogetherByDefault();
+            Set<String> dss = new HashSet<>();
+            vm.disks().forEach(d -> dss.add(d.datastoreId()));
+            if (!together && dss.size() > 1 && rnd.nextDouble() < 0.5) {
+                vms.set(v, new VmState(vm.id(), vm.hostId(), vm.override(), Boolean.TRUE, vm.disks()));
+            } else if (!together && dss.size() < vm.disks().size() && rnd.nextDouble() < 0.5) {
+                Map<String, List<String>> byDs = new HashMap<>();
+                vm.disks().forEach(d -> byDs.computeIfAbsent(d.datastoreId(), x -> new ArrayList<>()).add(d.id()));
+                byDs.values().stream().filter(l -> l.size() >= 2).findFirst()
+                        .ifPresent(l -> rules.add(new Rule.VmdkAntiAffinity("vmdk-broken-" + vm.id(), vm.id(), Set.copyOf(l))));
+            }
+        }
+        return new ClusterState(world.clusterId() + "-broken", world.datastores(), world.hosts(), vms, rules, world.settings());
+    }
 }

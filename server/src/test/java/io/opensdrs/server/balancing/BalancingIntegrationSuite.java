@@ -1025,4 +1025,53 @@ abstract class BalancingIntegrationSuite {
         assertThat(after.get("modelKind").asText()).as("the PUT's model kind, not the one the sync had read").isEqualTo("pesto");
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
     }
+
+    // ------------------------------------------------------------------ rules the inventory breaks
+
+    /**
+     * An administrator makes a VM anti-affinity rule over web and db, both on ds-a. The next run
+     * fixes it before it balances: web (250 GB, the smaller) moves to ds-b, with vCenter's reason
+     * code; the cluster is manual but its rule-enforcement level is automated, so the fix is
+     * applied at once. Once web is off ds-a, ds-a is under its space threshold: nothing else moves.
+     */
+    @Test
+    @Order(12)
+    void aRuleTheInventoryBreaksIsFixedFirstUnderTheRuleEnforcementLevel() throws Exception {
+        InventorySnapshot c = crowded("rr1");
+        InventorySnapshot withRule = new InventorySnapshot("rr1", c.datacenters(),
+                List.of(new InventorySnapshot.StoragePodInfo("group-p1", "pod1", "datacenter-1", new StorageDrsRules(
+                        StorageDrsRules.PodSettings.UNSET, List.of(new StorageDrsRules.VmAntiAffinity("web-db-apart", true,
+                        List.of("vm-31", "vm-32"))), List.of()))), c.datastores(), c.hosts(), c.vms());
+        inventory.setSnapshot(withRule);
+        vcenter.setInventory(crowdedInVCenter());
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        Map<String, Object> s = settings("manual");
+        s.put("modelKind", "pesto");
+        s.put("ruleAutomationLevel", "automated");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        vcenter.relocations.clear();
+
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        List<Long> recs = ids(run.get("recommendationIds"));
+        assertThat(recs).as(run.toString()).hasSize(1);
+        assertThat(ids(run.get("appliedRecommendationIds"))).containsExactlyElementsOf(recs);
+        JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + recs.get(0) + "/explanation", null, 200);
+        assertThat(e.get("reasonCode").asText()).isEqualTo("virtualDiskAntiAffin");
+        assertThat(e.get("vmId").asText()).isEqualTo("vm-31");
+        assertThat(e.get("autoApplicable").asBoolean()).isTrue();
+        assertThat(e.get("summary").asText()).startsWith("VM anti-affinity rule web-db-apart is violated: VMs web and db share datastore"
+                + " ds-a; moving VM web (250.0 GB) to ds-b, the most balanced datastore the rules allow");
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (vcenter.relocations.isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(vcenter.relocations).as("RelocateVM issued by the applier").containsExactly("vm-31 -> datastore-12");
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("virtualDiskAntiAffin: disks 2000, 2001 of VM web from ds-a to ds-b (automated)");
+        assertThat(run.get("faults")).isEmpty();
+
+        Map<String, Object> reset = settings("manual");
+        reset.put("ruleAutomationLevel", "inherit");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
+    }
 }
