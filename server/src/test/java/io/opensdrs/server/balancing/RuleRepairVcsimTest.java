@@ -1,0 +1,159 @@
+package io.opensdrs.server.balancing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.AdminApi;
+import io.opensdrs.server.inventory.InventorySync;
+import io.opensdrs.server.migration.FaithfulVcsim;
+import io.opensdrs.server.vsphere.VcsimProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpMethod;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Rules an administrator makes in vCenter over VMs and disks already placed together (our
+ * simulator's ConfigureStorageDrsForPod_Task through {@code vcsim sdrs-rule}) are fixed by the
+ * next Storage DRS run: its recommendations, applied, relocate the disks in vCenter so that every
+ * rule holds — read from outside with govc — and a further run finds nothing to fix.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sdrs.grpc.port=0",
+        "sdrs.security.users[0].name=admin",
+        "sdrs.security.users[0].password=test-secret",
+        "sdrs.inventory.incremental-interval=PT1H",
+        "sdrs.models.refresh-interval=PT1H",
+        "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.balancing.maintenance-check-interval=PT1H",
+        "sdrs.balancing.scheduler-tick=PT1H",
+        "sdrs.plugin.register=false",
+        "sdrs.vcenter.timeout=PT20S",
+})
+class RuleRepairVcsimTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static VcsimProcess vcsim;
+
+    /**
+     * a and b on ds1, against their VM anti-affinity rule; pair's two disks on ds1, against its
+     * VMDK anti-affinity rule; spread's disks on ds2 and ds3, though it keeps them together.
+     */
+    static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
+            + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
+            + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
+            + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":2,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"pair\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
+            + "{\"name\":\"disk2\",\"sizeGB\":2,\"datastore\":\"ds1\"}]},"
+            + "{\"name\":\"spread\",\"host\":\"h1\",\"datastore\":\"ds2\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"ds2\"},"
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds3\"}]}]}";
+
+    @DynamicPropertySource
+    static void vcenter(DynamicPropertyRegistry r) throws Exception {
+        vcsim = FaithfulVcsim.start(WORLD, "rule-repair", "-username", FaithfulVcsim.USER, "-password", FaithfulVcsim.PASSWORD);
+        FaithfulVcsim.registerAsVCenter(r, vcsim, "rule-repair");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (vcsim != null) {
+            vcsim.close();
+        }
+    }
+
+    @Autowired InventorySync sync;
+    @Autowired TestRestTemplate rest;
+    @Autowired JdbcTemplate jdbc;
+
+    /** The datastore of each of the VM's disks as vCenter holds them, read with govc: "[ds2] a/disk1.vmdk" → ds2. */
+    List<String> datastoresOf(String vm) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (JsonNode d : JSON.readTree(vcsim.govc("device.info", "-json", "-vm", vm, "disk-*")).get("devices")) {
+            String file = d.at("/backing/fileName").asText();
+            out.add(file.substring(1, file.indexOf(']')));
+        }
+        return out;
+    }
+
+    @Test
+    void aRunFixesTheRulesVCenterHoldsBrokenAndVCenterThenHoldsThemKept() throws Exception {
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-anti-affinity", "apart=a,b")).contains("OK");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vmdk-anti-affinity", "pair=disk1,disk2")).contains("OK");
+        assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-keep-together", "spread=true")).contains("OK");
+        try {
+            sync.fullSync();
+        } catch (RuntimeException startupSyncRacing) {
+            sync.fullSync();
+        }
+        String pod = jdbc.queryForObject("SELECT moid FROM datastore_cluster WHERE name = 'POD0'", String.class);
+        AdminApi api = new AdminApi(rest);
+        assertThat(datastoresOf("a")).containsExactly("ds1");
+        assertThat(datastoresOf("b")).containsExactly("ds1");
+        assertThat(datastoresOf("pair")).containsExactly("ds1", "ds1");
+        assertThat(datastoresOf("spread")).containsExactly("ds2", "ds3");
+
+        JsonNode run = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
+        assertThat(run.get("faults")).as(run.toString()).isEmpty();
+        Map<String, String> reasonOf = new HashMap<>();
+        for (JsonNode id : run.get("recommendationIds")) {
+            JsonNode e = api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong() + "/explanation", null, 200);
+            String vm = jdbc.queryForObject("SELECT name FROM vm WHERE moid = ?", String.class, e.get("vmId").asText());
+            reasonOf.put(vm, e.get("reasonCode").asText());
+            System.out.println("rule repair: " + e.get("summary").asText());
+        }
+        assertThat(reasonOf).as("the smaller of a and b moves; pair's smaller disk; spread's disk on ds3 joins ds2")
+                .isEqualTo(Map.of("a", "virtualDiskAntiAffin", "pair", "virtualDiskAntiAffin", "spread", "virtualDiskJointAffin"));
+        for (JsonNode id : run.get("recommendationIds")) {
+            if (api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200).get("state").asText().equals("PENDING")) {
+                api.call(HttpMethod.POST, "/api/v1/recommendations/" + id.asLong() + "/apply", null, 200);
+            }
+        }
+        long deadline = System.currentTimeMillis() + 60_000;
+        Set<String> states = new HashSet<>();
+        while (System.currentTimeMillis() < deadline) {
+            states.clear();
+            for (JsonNode id : run.get("recommendationIds")) {
+                states.add(api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200).get("state").asText());
+            }
+            if (states.equals(Set.of("APPLIED"))) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(states).as("the fixes applied").containsExactly("APPLIED");
+
+        // vCenter holds every rule kept, read from outside
+        assertThat(datastoresOf("b")).containsExactly("ds1");
+        assertThat(datastoresOf("a")).doesNotContain("ds1");
+        List<String> pair = datastoresOf("pair");
+        assertThat(pair.get(1)).isEqualTo("ds1");
+        assertThat(pair.get(0)).isNotEqualTo("ds1");
+        assertThat(datastoresOf("spread")).containsExactly("ds2", "ds2");
+
+        // the next run finds nothing to fix
+        long syncDeadline = System.currentTimeMillis() + 20_000;
+        JsonNode again;
+        do {
+            sync.incrementalSync();
+            again = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
+        } while (!again.get("recommendationIds").isEmpty() && System.currentTimeMillis() < syncDeadline);
+        assertThat(again.get("recommendationIds")).as(again.toString()).isEmpty();
+        assertThat(again.get("faults")).isEmpty();
+        System.out.println("rule repair: after the fixes a: " + datastoresOf("a") + ", b: " + datastoresOf("b") + ", pair: " + pair
+                + ", spread: " + datastoresOf("spread"));
+    }
+}
