@@ -60,7 +60,9 @@ final class RuleRepair {
                 continue;
             }
             String violation = "VM " + p.vmName(v) + " keeps its VMDKs together but they are on " + String.join(", ", on);
-            String blocked = blocked(b, v, disks);
+            // a disk on a datastore entering maintenance gathers too: the evacuation cannot move a kept-together VM
+            // that is spread ("fix its placement first"), and the destination is never one leaving
+            String blocked = blocked(b, v, disks, false);
             if (blocked != null) {
                 b.fault(new Fault(p.vmId(v), null, null, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN, violation + "; " + blocked));
                 continue;
@@ -160,7 +162,7 @@ final class RuleRepair {
     private static void moveApart(MovePlanBuilder b, CostBenefit costBenefit, MovableUnit unit, int src, String violation) {
         WorkingPlacement p = b.placement();
         String diskId = unit.disks().length == 1 ? p.diskId(unit.disks()[0]) : null;
-        String blocked = blocked(b, unit.vm(), unit.disks());
+        String blocked = blocked(b, unit.vm(), unit.disks(), true);
         if (blocked != null) {
             b.fault(new Fault(p.vmId(unit.vm()), diskId, p.datastoreId(src), ReasonCode.VIRTUAL_DISK_ANTI_AFFIN,
                     violation + "; " + blocked));
@@ -183,13 +185,17 @@ final class RuleRepair {
                 false);
     }
 
-    /** Why no move may fix a violation of VM {@code v}'s {@code disks} in this run; null when one may. */
-    private static String blocked(MovePlanBuilder b, int v, int[] disks) {
+    /**
+     * Why no move may fix a violation of VM {@code v}'s {@code disks} in this run; null when one
+     * may. With {@code leftToEvacuation}, a disk on a datastore entering maintenance is its
+     * evacuation's, which places it by the rules.
+     */
+    private static String blocked(MovePlanBuilder b, int v, int[] disks, boolean leftToEvacuation) {
         WorkingPlacement p = b.placement();
         if (p.vmOverride(v) == VmOverride.EXCLUDED) {
             return "VM " + p.vmName(v) + " is excluded from Storage DRS: fix it by hand";
         }
-        for (int i : disks) {
+        for (int i : leftToEvacuation ? disks : new int[0]) {
             int j = p.diskDatastore(i);
             if (p.state().datastores().get(j).maintenance() != MaintenanceState.NORMAL) {
                 return "datastore " + p.datastoreName(j) + " is in or entering maintenance mode: its evacuation places "

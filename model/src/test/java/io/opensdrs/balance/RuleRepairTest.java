@@ -107,6 +107,28 @@ class RuleRepairTest {
         });
     }
 
+    /**
+     * A kept-together VM spread over a datastore entering maintenance and another: its evacuation
+     * cannot move it ("fix its placement first"), so the run gathers it off the leaving datastore.
+     */
+    @Test
+    void aKeptTogetherVmSpreadOffADatastoreEnteringMaintenanceIsGatheredElsewhere() {
+        ClusterState state = Clusters.cluster()
+                .datastoreIn(MaintenanceState.ENTERING, "A", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "B", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "C", 1000, LqSlopeModel.of(1, 2))
+                .vm(vm("db", true, VmOverride.DEFAULT, "A", "100", "B", "20"))
+                .build();
+        assertThat(MaintenanceEvacuation.plan(state, "A", false).faults()).extracting(Fault::message)
+                .containsExactly("VM db keeps its VMDKs together but they are on several datastores; fix its placement first");
+        assertThat(plan(state).moves()).singleElement().satisfies(m -> {
+            assertThat(m.diskIds()).containsExactly("db/2000");
+            assertThat(m.sourceDatastoreId()).isEqualTo("A");
+            assertThat(m.destinationDatastoreId()).isEqualTo("B");
+            assertThat(m.reason()).isEqualTo(ReasonCode.VIRTUAL_DISK_JOINT_AFFIN);
+        });
+    }
+
     @Test
     void violationsAnEvacuationOrAnAdministratorMustFixAreFaults() {
         ClusterState state = Clusters.cluster()
