@@ -4,8 +4,8 @@ import io.opensdrs.balance.pesto.CostBenefit;
 
 /**
  * The shape of every Storage DRS run, whatever the strategy: fix the rules the inventory
- * already breaks, or report them ({@link RuleRepair}), balance space first (SDRS corrects space before IO), then let the
- * strategy balance IO load, then finish the plan.
+ * already breaks, or report them ({@link RuleRepair}); balance space (SDRS corrects space
+ * before IO); let the strategy balance IO load; then finish the plan.
  */
 public final class BalancingRun {
 

@@ -54,7 +54,7 @@ public final class MigrationPreconditions {
             }
             if (home != null && !a.sourceDatastores().contains(home)) {
                 return Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + inv.datastoreName(home)
-                        + ", no longer on its source " + a.sourceDatastores().stream().map(s -> inv.datastoreName(s)).toList());
+                        + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList());
             }
         } else if (a.wholeVm()) {
             if (vm.datastoreIds().equals(List.of(dest.id()))) {
@@ -77,7 +77,7 @@ public final class MigrationPreconditions {
                     onDestination++;
                 } else if (!a.sourceDatastores().contains(on)) {
                     return Outcome.fail("DiskMoved", "disk " + key + " of VM " + vm.name() + " is now on " + inv.datastoreName(on)
-                            + ", no longer on its source " + a.sourceDatastores().stream().map(s -> inv.datastoreName(s)).toList());
+                            + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList());
                 } else {
                     bytes += disk.get().capacityBytes();
                 }
