@@ -62,4 +62,26 @@ class InventoryPlacementRulesTest {
         // the whole VM onto one datastore breaks the rule
         assertThat(new InventoryPlacementRules().violation(inv, move("vm-p", List.of(), "ds-3"))).isPresent();
     }
+
+    /**
+     * A rule made over VMs already together (vm-a and vm-b on ds-1): a move of vm-a's disk off
+     * ds-1 mends it and goes ahead though vm-a's other disk still shares ds-1; a move onto a
+     * datastore holding vm-b is refused. The demo's WholeLoopIT moves gold-oltp1's data disk so,
+     * under its oltp-apart rule.
+     */
+    @Test
+    void aViolationTheInventoryHasDoesNotBlockAMoveThatLeavesItOrMendsIt() {
+        StorageDrsRules rules = new StorageDrsRules(StorageDrsRules.PodSettings.UNSET, List.of(new StorageDrsRules.VmAntiAffinity("apart", true,
+                List.of("vm-a", "vm-b"))), List.of());
+        InventorySnapshot inv = inventory(rules, vm("vm-a", "ds-1", "ds-1"), vm("vm-b", "ds-1", "ds-2"));
+        assertThat(new InventoryPlacementRules().violation(inv, move("vm-a", List.of(2000), "ds-3"))).isEmpty();
+        assertThat(new InventoryPlacementRules().violation(inv, move("vm-a", List.of(2000), "ds-2")))
+                .hasValueSatisfying(v -> assertThat(v).contains("apart", "name-vm-a", "ds-2-name", "name-vm-b"));
+        StorageDrsRules vmdk = new StorageDrsRules(StorageDrsRules.PodSettings.UNSET, List.of(), List.of(new StorageDrsRules.VmRules("vm-p", false,
+                new StorageDrsRules.VmdkAntiAffinity("p-apart", true, List.of(2000, 2001, 2002)))));
+        InventorySnapshot together = inventory(vmdk, vm("vm-p", "ds-1", "ds-1", "ds-1"));
+        assertThat(new InventoryPlacementRules().violation(together, move("vm-p", List.of(2002), "ds-2"))).isEmpty();
+        assertThat(new InventoryPlacementRules().violation(together, move("vm-p", List.of(2001, 2002), "ds-2")))
+                .hasValueSatisfying(v -> assertThat(v).contains("p-apart", "disks 2001 and 2002", "ds-2-name"));
+    }
 }
