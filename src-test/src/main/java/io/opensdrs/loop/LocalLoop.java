@@ -9,6 +9,7 @@ import io.opensdrs.scenario.Scenario;
 import io.opensdrs.scenario.VmSpec;
 import io.opensdrs.scenario.WorkloadSpec;
 import io.opensdrs.testbed.vcenter.SimulatorInventory;
+import io.opensdrs.testbed.vcenter.SimulatorStorageDrs;
 import io.opensdrs.testbed.vscsi.PacedWorld;
 import io.opensdrs.testbed.vscsi.VScsiServer;
 import io.opensdrs.testbed.world.World;
@@ -171,6 +172,11 @@ public final class LocalLoop implements AutoCloseable {
         vcsimUrl = vcsim.awaitLine(VCSIM_URL, Duration.ofSeconds(60));
         govc = new Govc(settings.repositoryRoot(), vcsimUrl);
         progress.accept("vcsim at " + sdkUrl());
+        int made = SimulatorStorageDrs.commands(scenario).size();
+        if (made > 0) {
+            SimulatorStorageDrs.apply(vcsimBinary(), vcsimUrl, scenario);
+            progress.accept("vCenter holds the scenario's Storage DRS rules and VM settings (" + made + ", made with vcsim sdrs-rule)");
+        }
     }
 
     /** The simulator's SDK URL without credentials. */

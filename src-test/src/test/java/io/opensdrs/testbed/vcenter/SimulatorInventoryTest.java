@@ -47,6 +47,20 @@ class SimulatorInventoryTest {
             assertThat(govc(url, "ls", "/DC0/datastore/silver")).contains("silver-10k1");
             String disks = govc(url, "device.info", "-vm", "gold-oltp1", "disk-*");
             assertThat(disks).contains("[gold-7k1] gold-oltp1/data.vmdk").contains("[gold-7k1] gold-oltp1/system.vmdk");
+
+            // the scenario's rules are made in vCenter, on the VMs' datastore cluster
+            assertThat(SimulatorStorageDrs.commands(demo)).containsExactly(
+                    List.of("-pod", "gold", "-vm-anti-affinity", "oltp-apart=gold-oltp1,gold-oltp5"));
+            SimulatorStorageDrs.apply(vcsim, url, demo);
+            String pod = govc(url, "find", "-i", "/", "-type", "StoragePod", "-name", "gold").strip();
+            JsonNode rule = new ObjectMapper().readTree(govc(url, "object.collect", "-json", pod,
+                    "podStorageDrsEntry.storageDrsConfig")).at("/0/val/podConfig/rule/0");
+            assertThat(rule.get("name").asText()).isEqualTo("oltp-apart");
+            List<String> held = new ArrayList<>();
+            rule.get("vm").forEach(v -> held.add(v.get("value").asText()));
+            String oltp1 = govc(url, "find", "-i", "/", "-type", "m", "-name", "gold-oltp1").strip().replace("VirtualMachine:", "");
+            String oltp5 = govc(url, "find", "-i", "/", "-type", "m", "-name", "gold-oltp5").strip().replace("VirtualMachine:", "");
+            assertThat(held).containsExactlyInAnyOrder(oltp1, oltp5);
         } finally {
             p.destroy();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
