@@ -433,10 +433,22 @@ try {
         last = JSON.stringify(files);
         const moved = r.diskKey == null ? files.length > 0 && files.every((f) => f.file.startsWith(`[${dest}]`))
           : files.some((f) => f.key === r.diskKey && f.file.startsWith(`[${dest}]`));
-        if (moved) return `${vmName}${r.diskKey == null ? '' : ` disk ${r.diskKey}`} is on ${dest} per govc`;
+        if (moved) break;
         await new Promise((res) => setTimeout(res, 2000));
       }
-      throw new Error(`govc does not show ${vmName} on ${dest}: ${last}`);
+      if (Date.now() >= deadline) throw new Error(`govc does not show ${vmName} on ${dest}: ${last}`);
+      // the server records the recommendation APPLIED only once its stored inventory holds the move: what is planned next
+      // (the maintenance check below) starts from where the disks are
+      let state = '';
+      while (Date.now() < deadline && (state = (await api(`/api/v1/recommendations/${r.id}`)).state) !== 'APPLIED') {
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+      assert(state === 'APPLIED', `recommendation ${r.id} is ${state} though govc shows the move`);
+      const stored = (await api('/api/v1/disks?limit=10000')).filter((d) => d.vm === r.vm && (r.diskKey == null || d.diskKey === r.diskKey));
+      assert(stored.length > 0 && stored.every((d) => d.datastore === dest),
+        `APPLIED, but the server stores ${stored.map((d) => `disk ${d.diskKey} on ${d.datastore}`).join(', ')}`);
+      return `${vmName}${r.diskKey == null ? '' : ` disk ${r.diskKey}`} is on ${dest} per govc; recommendation ${r.id} APPLIED`
+        + ` with the server's inventory holding it there`;
     });
   }
 
@@ -504,7 +516,10 @@ try {
             const deadline = Date.now() + 90000;
             let planned = 0;
             while (Date.now() < deadline && (planned = (await pendingOf()).length) === 0) await new Promise((r) => setTimeout(r, 2000));
-            assert(planned > 0, `no evacuation recommendation for ${evacuating} 90 s after Storage DRS was turned on`);
+            if (planned === 0) {
+              const status = await api(`/api/v1/datastores/${q(evacuating)}/maintenance`);
+              throw new Error(`no evacuation recommendation for ${evacuating} 90 s after Storage DRS was turned on; its maintenance: ${JSON.stringify(status)}`);
+            }
             await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
             const leftOn = await page.locator('[data-testid="maintenance-left-table"] tbody tr').allInnerTexts();
             assert(leftOn.some((r) => /recommended, awaiting approval/.test(r)), `left on ${evacuating}, Storage DRS on: ${leftOn.join(' | ')}`);

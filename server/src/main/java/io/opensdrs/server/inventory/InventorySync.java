@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opensdrs.server.migration.StoredInventory;
 import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ import java.util.Set;
  * is written and is applied in one transaction, so a crash mid-way leaves the previous inventory.
  */
 @Component
-public class InventorySync {
+public class InventorySync implements StoredInventory {
 
     private static final Logger log = LoggerFactory.getLogger(InventorySync.class);
 
@@ -110,6 +111,14 @@ public class InventorySync {
                     snap.datastores().size(), snap.hosts().size(), snap.vms().size());
             return new Result("full", snap.version(), snap.datastores().size(), snap.hosts().size(), snap.vms().size(), 0);
         });
+    }
+
+    /** A move vCenter completed, read in before the applier records it done; nothing to read without a source. */
+    @Override
+    public void refresh() {
+        if (hasSource()) {
+            incrementalSync();
+        }
     }
 
     public synchronized Result incrementalSync() {

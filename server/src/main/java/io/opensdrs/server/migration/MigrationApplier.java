@@ -45,14 +45,16 @@ public class MigrationApplier {
     private final MigrationStore store;
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
+    private final StoredInventory stored;
     private final Map<String, Integer> maxPerDatastore = new ConcurrentHashMap<>();
     private final Map<String, Integer> maxPerHost = new ConcurrentHashMap<>();
     private volatile int maxTotal;
     private ScheduledExecutorService loop;
 
     public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationStore store, MigrationProperties properties,
-                            ObjectProvider<PlacementRules> rules) {
+                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored) {
         this.clients = clients;
+        this.stored = stored.getIfAvailable(() -> StoredInventory.NONE);
         this.store = store;
         this.properties = properties;
         this.preconditions = new MigrationPreconditions(rules.getIfAvailable(() -> PlacementRules.NONE));
@@ -191,7 +193,7 @@ public class MigrationApplier {
                 }
                 Optional<String> missing = ResultVerifier.missing(inventory(), a);
                 if (missing.isEmpty()) {
-                    store.end(a.id(), ActionState.ISSUING, ActionState.SUCCEEDED, null, null);
+                    succeeded(a, ActionState.ISSUING, null);
                     log.info("{}: no task found but the inventory shows it done", a.describe());
                 } else {
                     store.requeue(a.id(), ActionState.ISSUING, null, a.faultType(), a.faultMessage());
@@ -230,8 +232,7 @@ public class MigrationApplier {
                 try {
                     inventory = null;
                     if (ResultVerifier.missing(inventory(), a).isEmpty()) {
-                        store.end(a.id(), ActionState.RUNNING, ActionState.SUCCEEDED, null,
-                                "cancelled in vCenter, but the move had completed");
+                        succeeded(a, ActionState.RUNNING, "cancelled in vCenter, but the move had completed");
                     } else {
                         store.end(a.id(), ActionState.RUNNING, ActionState.CANCELLED, t.faultType(), "cancelled in vCenter");
                     }
@@ -243,6 +244,20 @@ public class MigrationApplier {
             }
         }
 
+        /**
+         * Done: the stored inventory reads the move first ({@link StoredInventory}), so that nothing
+         * that sees the action done plans on where the disks were. Should that read fail, the
+         * scheduled sync brings it in later; the move is done either way.
+         */
+        void succeeded(MigrationAction a, ActionState from, String note) {
+            try {
+                stored.refresh();
+            } catch (RuntimeException e) {
+                log.warn("{}: done, but reading it into the stored inventory failed (the next sync will): {}", a.describe(), e.toString());
+            }
+            store.end(a.id(), from, ActionState.SUCCEEDED, null, note);
+        }
+
         void verify(MigrationAction a) {
             if (a.state() != ActionState.VERIFYING) {
                 return;
@@ -251,7 +266,7 @@ public class MigrationApplier {
                 inventory = null; // the task just ended: read what vCenter shows now
                 Optional<String> missing = ResultVerifier.missing(inventory(), a);
                 if (missing.isEmpty()) {
-                    store.end(a.id(), ActionState.VERIFYING, ActionState.SUCCEEDED, null, null);
+                    succeeded(a, ActionState.VERIFYING, null);
                     log.info("{}: done, verified in the inventory", a.describe());
                 } else {
                     store.end(a.id(), ActionState.VERIFYING, ActionState.FAILED, "VerificationFailed",
@@ -314,7 +329,7 @@ public class MigrationApplier {
                         log.info("{}: pre-condition failed: {}: {}", a.describe(), o.faultType(), o.message());
                         continue;
                     case ALREADY_DONE:
-                        store.end(a.id(), ActionState.QUEUED, ActionState.SUCCEEDED, null, null);
+                        succeeded(a, ActionState.QUEUED, null);
                         continue;
                     default:
                         break;
