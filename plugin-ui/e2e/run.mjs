@@ -447,8 +447,14 @@ try {
       const stored = (await api('/api/v1/disks?limit=10000')).filter((d) => d.vm === r.vm && (r.diskKey == null || d.diskKey === r.diskKey));
       assert(stored.length > 0 && stored.every((d) => d.datastore === dest),
         `APPLIED, but the server stores ${stored.map((d) => `disk ${d.diskKey} on ${d.datastore}`).join(', ')}`);
+      // the History page says who applied it and that it is done, in names
+      await visit(`#/history?cluster=${q(cluster.id)}`, 'page-history');
+      const rows = (await page.locator('[data-testid="history-table"] tbody tr').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      const applied = rows.find((t) => new RegExp(`\\bapplied by user ${USER}: .*${vmName} from .* to ${dest}\\b`).test(t));
+      const completed = rows.find((t) => new RegExp(`\\bdone: .*${vmName} from .* to ${dest}, in \\d+ s`).test(t));
+      assert(applied && completed, `history page, applied by ${USER} and done: ${rows.slice(0, 6).join(' | ')}`);
       return `${vmName}${r.diskKey == null ? '' : ` disk ${r.diskKey}`} is on ${dest} per govc; recommendation ${r.id} APPLIED`
-        + ` with the server's inventory holding it there`;
+        + ` with the server's inventory holding it there; history: "${applied.slice(0, 90)}", "${completed.slice(0, 90)}"`;
     });
   }
 

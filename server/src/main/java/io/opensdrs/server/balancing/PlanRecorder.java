@@ -10,6 +10,7 @@ import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.history.ActionHistory;
 import io.opensdrs.server.migration.Recommendation;
 import io.opensdrs.server.migration.Recommendations;
 import org.slf4j.Logger;
@@ -43,9 +44,11 @@ public class PlanRecorder {
     private final JdbcTemplate jdbc;
     private final ObjectMapper json;
     private final Clock clock;
+    private final ActionHistory history;
 
-    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock) {
+    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistory history) {
         this.recommendations = recommendations;
+        this.history = history;
         this.jdbc = jdbc;
         this.json = json;
         this.clock = clock;
@@ -172,9 +175,8 @@ public class PlanRecorder {
 
     private void applyNow(String clusterId, long recommendationId, String reason, List<Long> applied) {
         try {
-            recommendations.apply(recommendationId);
+            recommendations.apply(recommendationId, "automatically (" + reason + ")");
             applied.add(recommendationId);
-            history(clusterId, "applied", "applied automatically (" + reason + ")", recommendationId);
         } catch (IllegalStateException e) {
             // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator
             history(clusterId, "not-applied", truncate(e.getMessage(), 1900), recommendationId);
@@ -255,8 +257,7 @@ public class PlanRecorder {
         int dismissed = 0;
         for (Long id : jdbc.queryForList(sql.toString(), Long.class, args.toArray())) {
             try {
-                recommendations.dismiss(id);
-                history(clusterId, action, detail, id);
+                recommendations.dismiss(id, action, detail);
                 dismissed++;
             } catch (IllegalStateException raced) {
                 log.debug("recommendation {} changed state meanwhile: {}", id, raced.getMessage());
@@ -295,11 +296,10 @@ public class PlanRecorder {
     }
 
     public void history(String clusterId, String action, String detail, Long recommendationId) {
-        jdbc.update("INSERT INTO action_history (cluster_moid, action, detail, recommendation_id, occurred_at) VALUES (?, ?, ?, ?, ?)",
-                clusterId, action, truncate(detail, 2000), recommendationId, Timestamp.from(clock.instant()));
+        history.record(clusterId, action, detail, recommendationId);
     }
 
     static String truncate(String s, int max) {
-        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
+        return ActionHistory.truncate(s, max);
     }
 }

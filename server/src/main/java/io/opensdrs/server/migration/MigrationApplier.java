@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.server.history.ActionHistory;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import io.opensdrs.server.vsphere.RecentTask;
 import io.opensdrs.server.vsphere.TaskStatus;
@@ -46,14 +47,19 @@ public class MigrationApplier {
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
     private final StoredInventory stored;
+    private final ActionHistory history;
+    private final MoveDescriptions descriptions;
     private final Map<String, Integer> maxPerDatastore = new ConcurrentHashMap<>();
     private final Map<String, Integer> maxPerHost = new ConcurrentHashMap<>();
     private volatile int maxTotal;
     private ScheduledExecutorService loop;
 
     public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationStore store, MigrationProperties properties,
-                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored) {
+                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistory history,
+                            MoveDescriptions descriptions) {
         this.clients = clients;
+        this.history = history;
+        this.descriptions = descriptions;
         this.stored = stored.getIfAvailable(() -> StoredInventory.NONE);
         this.store = store;
         this.properties = properties;
@@ -408,13 +414,45 @@ public class MigrationApplier {
                     continue;
                 }
                 Optional<MigrationAction> failed = actions.stream().filter(x -> x.state() == ActionState.FAILED).findFirst();
+                String moved = descriptions.of(actions);
                 if (failed.isPresent()) {
                     MigrationAction f = failed.get();
-                    store.finish(r.id(), RecommendationState.FAILED, f.faultType(), f.describe() + ": " + f.faultMessage());
+                    String fault = descriptions.of(List.of(f)) + ": " + f.faultMessage();
+                    if (store.finish(r.id(), RecommendationState.FAILED, f.faultType(), fault)) {
+                        history.record(r.clusterId(), "failed", "failed: " + f.faultType() + ": " + fault
+                                + (actions.size() > 1 ? " (recommendation: " + moved + ")" : ""), r.id());
+                    }
                 } else if (actions.stream().anyMatch(x -> x.state() == ActionState.CANCELLED)) {
-                    store.finish(r.id(), RecommendationState.CANCELLED, null, null);
+                    if (store.finish(r.id(), RecommendationState.CANCELLED, null, null)) {
+                        history.record(r.clusterId(), "cancelled", "cancelled: " + actions.stream().filter(x -> x.state() == ActionState.SUCCEEDED)
+                                .count() + " of " + actions.size() + " moves done (" + moved + ")", r.id());
+                    }
                 } else {
-                    store.finish(r.id(), RecommendationState.APPLIED, null, null);
+                    // before it reads APPLIED: whoever sees it done sees no recommendation left for where the disks were
+                    supersedeMovesOfTheSameDisks(r, actions);
+                    if (store.finish(r.id(), RecommendationState.APPLIED, null, null)) {
+                        history.record(r.clusterId(), "completed", "done: " + moved + took(actions), r.id());
+                    }
+                }
+            }
+        }
+
+        /**
+         * Still-PENDING recommendations that move a disk (or the home, or the whole VM) this one
+         * has just moved were made for where it was: dismissed, as vCenter replaces its
+         * recommendations after one is applied, rather than left for an administrator to apply
+         * to a placement that is gone.
+         */
+        void supersedeMovesOfTheSameDisks(Recommendation applied, List<MigrationAction> done) {
+            for (Recommendation p : store.recommendationsIn(RecommendationState.PENDING)) {
+                if (!p.clusterId().equals(applied.clusterId())) {
+                    continue;
+                }
+                List<MigrationAction> pending = store.actions(p.id());
+                boolean overlaps = pending.stream().anyMatch(x -> done.stream().anyMatch(d -> sameFiles(x, d)));
+                if (overlaps && store.dismiss(p.id(), "superseded by recommendation " + applied.id())) {
+                    history.record(p.clusterId(), "superseded", "dismissed: recommendation " + applied.id() + " moved "
+                            + descriptions.of(done) + " (" + descriptions.of(pending) + ")", p.id());
                 }
             }
         }
@@ -425,6 +463,30 @@ public class MigrationApplier {
             inventory().vm(a.vmId()).ifPresent(vm -> vm.disks().forEach(d -> m.put(d.key(), d.datastoreId())));
             return m;
         }
+    }
+
+    /** Whether the two actions move a file in common: a disk of both, the home of both, or anything of a VM one moves whole. */
+    static boolean sameFiles(MigrationAction a, MigrationAction b) {
+        if (!a.vmId().equals(b.vmId())) {
+            return false;
+        }
+        if (a.wholeVm() || b.wholeVm()) {
+            return true;
+        }
+        if (a.homeOnly() || b.homeOnly()) {
+            return a.homeOnly() && b.homeOnly();
+        }
+        return a.diskKeys().stream().anyMatch(b.diskKeys()::contains);
+    }
+
+    /** ", in 42 s": from the first issue to the last end, when both are known. */
+    private static String took(List<MigrationAction> actions) {
+        Optional<Instant> start = actions.stream().map(MigrationAction::issuingAt).filter(java.util.Objects::nonNull).min(Instant::compareTo);
+        Optional<Instant> end = actions.stream().map(MigrationAction::finishedAt).filter(java.util.Objects::nonNull).max(Instant::compareTo);
+        if (start.isEmpty() || end.isEmpty()) {
+            return "";
+        }
+        return ", in " + Math.max(0, Duration.between(start.get(), end.get()).toSeconds()) + " s";
     }
 
     private static Map<Integer, String> diskMap(MigrationAction a) {

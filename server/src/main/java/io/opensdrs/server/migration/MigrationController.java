@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.security.Principal;
 import java.time.Instant;
 import java.util.List;
 
@@ -88,19 +89,24 @@ public class MigrationController {
 
     @PostMapping("/recommendations/{id}/apply")
     @Operation(summary = "Apply: queue its storage vMotions (409 unless PENDING or without vCenter)")
-    public RecommendationView apply(@PathVariable @Positive long id) {
-        return view(recommendations.apply(id));
+    public RecommendationView apply(@PathVariable @Positive long id, Principal user) {
+        return view(recommendations.apply(id, by(user)));
     }
 
     @PostMapping("/recommendations/{id}/dismiss")
-    public RecommendationView dismiss(@PathVariable @Positive long id) {
-        return view(recommendations.dismiss(id));
+    public RecommendationView dismiss(@PathVariable @Positive long id, Principal user) {
+        return view(recommendations.dismiss(id, "dismissed", "dismissed " + by(user)));
     }
 
     @PostMapping("/recommendations/{id}/cancel")
     @Operation(summary = "Cancel: queued actions are dropped, running vCenter tasks cancelled")
-    public RecommendationView cancel(@PathVariable @Positive long id) {
-        return view(recommendations.cancel(id));
+    public RecommendationView cancel(@PathVariable @Positive long id, Principal user) {
+        return view(recommendations.cancel(id, by(user)));
+    }
+
+    /** Who, as the history names them: "by user admin". */
+    private static String by(Principal user) {
+        return user == null ? "by an administrator" : "by user " + user.getName();
     }
 
     @GetMapping("/migrations")

@@ -108,6 +108,19 @@ public class MigrationStore {
                 to.name(), now(), id, from.name()) == 1;
     }
 
+    /** PENDING → DISMISSED, its queued actions cancelled with the note; false when it was not PENDING. */
+    public boolean dismiss(long id, String note) {
+        return Boolean.TRUE.equals(tx.execute(t -> {
+            if (!transition(id, RecommendationState.PENDING, RecommendationState.DISMISSED)) {
+                return false;
+            }
+            for (MigrationAction a : actions(id)) {
+                end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, note);
+            }
+            return true;
+        }));
+    }
+
     public boolean finish(long id, RecommendationState to, String faultType, String faultMessage) {
         return jdbc.update("UPDATE recommendation SET state = ?, fault_type = ?, fault_message = ?, updated_at = ?"
                 + " WHERE id = ? AND state = 'APPLYING'", to.name(), faultType, cut(faultMessage), now(), id) == 1;

@@ -2,6 +2,7 @@ package io.opensdrs.server.migration;
 
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.history.ActionHistory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
@@ -28,11 +29,16 @@ public class Recommendations {
     private final MigrationStore store;
     private final MigrationApplier applier;
     private final JdbcTemplate jdbc;
+    private final ActionHistory history;
+    private final MoveDescriptions descriptions;
 
-    public Recommendations(MigrationStore store, MigrationApplier applier, JdbcTemplate jdbc) {
+    public Recommendations(MigrationStore store, MigrationApplier applier, JdbcTemplate jdbc, ActionHistory history,
+                           MoveDescriptions descriptions) {
         this.store = store;
         this.applier = applier;
         this.jdbc = jdbc;
+        this.history = history;
+        this.descriptions = descriptions;
     }
 
     private record StoredDisk(int key, String datastore, long size) {
@@ -144,8 +150,11 @@ public class Recommendations {
         return store.actions(id);
     }
 
-    /** PENDING → APPLYING: its actions are queued for the applier. */
-    public Recommendation apply(long id) {
+    /**
+     * PENDING → APPLYING: its actions are queued for the applier. The history says who applied
+     * it, as vCenter's does: {@code by} is "by user admin" or "automatically (reason)".
+     */
+    public Recommendation apply(long id, String by) {
         Recommendation r = get(id);
         if (!applier.hasVCenter()) {
             throw new IllegalStateException("cannot apply recommendation " + id + ": no vCenter is configured (sdrs.vcenter.url)");
@@ -153,32 +162,38 @@ public class Recommendations {
         if (!store.transition(id, RecommendationState.PENDING, RecommendationState.APPLYING)) {
             throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be applied");
         }
+        history.record(r.clusterId(), "applied", "applied " + by + ": " + descriptions.of(store.actions(id)), id);
         return get(r.id());
     }
 
-    public Recommendation dismiss(long id) {
-        get(id);
-        if (!store.transition(id, RecommendationState.PENDING, RecommendationState.DISMISSED)) {
+    /**
+     * PENDING → DISMISSED, recorded in the history as {@code action} ("dismissed" by an
+     * administrator, "superseded" by a newer run, "withdrawn" when Storage DRS is turned off)
+     * with why.
+     */
+    public Recommendation dismiss(long id, String action, String why) {
+        Recommendation r = get(id);
+        if (!store.dismiss(id, "dismissed")) {
             throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be dismissed");
         }
-        for (MigrationAction a : store.actions(id)) {
-            store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "dismissed");
-        }
+        history.record(r.clusterId(), action, why + " (" + descriptions.of(store.actions(id)) + ")", id);
         return get(id);
     }
 
     /**
      * Cancels: a PENDING recommendation directly; an APPLYING one asks the applier to drop its
      * queued actions and cancel its running vCenter tasks; it ends CANCELLED when vCenter confirms
-     * (or FAILED / APPLIED as the tasks actually end).
+     * (or FAILED / APPLIED as the tasks actually end). {@code by}: "by user admin".
      */
-    public Recommendation cancel(long id) {
+    public Recommendation cancel(long id, String by) {
         Recommendation r = get(id);
         if (r.state() == RecommendationState.PENDING) {
             if (store.transition(id, RecommendationState.PENDING, RecommendationState.CANCELLED)) {
                 for (MigrationAction a : store.actions(id)) {
                     store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "cancelled before it was applied");
                 }
+                history.record(r.clusterId(), "cancelled", "cancelled " + by + " before it was applied ("
+                        + descriptions.of(store.actions(id)) + ")", id);
                 return get(id);
             }
             r = get(id);
@@ -189,6 +204,8 @@ public class Recommendations {
         for (MigrationAction a : store.actions(id)) {
             store.end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, "cancelled");
         }
+        history.record(r.clusterId(), "cancel-requested", "cancel requested " + by + ": moves not started are dropped, running"
+                + " storage vMotions asked to stop (" + descriptions.of(store.actions(id)) + ")", id);
         return get(id);
     }
 

@@ -65,6 +65,8 @@ class MigrationApplierVcsimTest {
             vms.append(String.format(",{\"name\":\"%s\",\"host\":\"%s\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":%s,\"datastore\":\"ds1\"}]}",
                     v[0], v[1], v[2]));
         }
+        vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
+                + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
         for (int i = 1; i <= 10; i++) {
             hosts.append(i == 1 ? "" : ",").append("{\"name\":\"h").append(i).append("\",\"cluster\":\"C0\"}");
@@ -134,6 +136,17 @@ class MigrationApplierVcsimTest {
         return r;
     }
 
+    /** The cluster's history rows about one recommendation, oldest first, as "action: detail". */
+    List<String> historyOf(long recommendationId) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (JsonNode h : call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/history?limit=1000", null, 200)) {
+            if (h.path("recommendationId").asLong(-1) == recommendationId) {
+                out.add(0, h.get("action").asText() + ": " + h.get("detail").asText());
+            }
+        }
+        return out;
+    }
+
     /** What govc shows of the datastores and a VM's disks: must be untouched by a failed migration. */
     Map<String, Object> govcState(String vm) throws Exception {
         Map<String, Object> s = new HashMap<>();
@@ -166,6 +179,12 @@ class MigrationApplierVcsimTest {
         assertThat(freeSpace(vcsim, "ds1") - ds1Before).isEqualTo(2 * GIB);
         assertThat(ds2Before - freeSpace(vcsim, "ds2")).isEqualTo(2 * GIB);
         assertThat(vcsim.govc("datastore.ls", "-ds", "ds2", "two")).contains("disk1.vmdk");
+        // the history says who applied it and that it is done, naming the disk, the VM and the datastores
+        List<String> history = historyOf(id);
+        assertThat(history).hasSize(2);
+        assertThat(history.get(0)).isEqualTo("applied: applied by user admin: disk " + disk1 + " of VM two from ds1 to ds2");
+        assertThat(history.get(1)).matches("completed: done: disk " + disk1 + " of VM two from ds1 to ds2, in \\d+ s");
+        System.out.println("history: " + history);
         System.out.printf("acceptance 2: disk %d %s -> %s, disk %d stays %s; ds1 free +%d B, ds2 free -%d B%n", disk1,
                 "[ds1] two/disk1.vmdk", diskFile(vcsim, "two", disk1), disk2, diskFile(vcsim, "two", disk2),
                 freeSpace(vcsim, "ds1") - ds1Before, ds2Before - freeSpace(vcsim, "ds2"));
@@ -220,6 +239,9 @@ class MigrationApplierVcsimTest {
         assertThat(done.get("faultType").asText()).isEqualTo("NoDiskSpace");
         assertThat(done.get("faultMessage").asText()).contains("Insufficient disk space on datastore 'small'");
         assertThat(govcState("big")).isEqualTo(before);
+        assertThat(historyOf(id)).last().asString().startsWith("failed: failed: NoDiskSpace: disk " + diskKeys(vcsim, "big").get(0)
+                + " of VM big from ds1 to small: ").contains("Insufficient disk space on datastore 'small'");
+        assertThat(done.get("faultMessage").asText()).as("named as in the vSphere Client").doesNotContain("vm-").doesNotContain("datastore-");
         System.out.println("acceptance 5 (space): " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
     }
 
@@ -377,6 +399,8 @@ class MigrationApplierVcsimTest {
                 .isEqualTo("CANCELLED");
         assertThat(call(HttpMethod.POST, "/api/v1/recommendations/" + pending + "/apply", null, 409).get("detail").asText())
                 .contains("CANCELLED");
+        assertThat(historyOf(pending)).containsExactly("cancelled: cancelled by user admin before it was applied (disk "
+                + diskKeys(vcsim, "k1").get(0) + " of VM k1 from ds1 to ds2)");
 
         // three VMs on one host: two run (per-host limit 2), the third waits and is dropped
         long id = create(List.of(move("k1", "ds2"), move("k2", "ds2"), move("k3", "ds2")));
@@ -403,6 +427,10 @@ class MigrationApplierVcsimTest {
             assertThat(done.at("/actions/" + i + "/faultMessage").asText()).contains("not cancelable");
             assertThat(diskFile(vcsim, vm, diskKeys(vcsim, vm).get(0))).isEqualTo("[ds2] " + vm + "/disk1.vmdk");
         }
+        List<String> history = historyOf(id);
+        assertThat(history).hasSize(3);
+        assertThat(history.get(1)).startsWith("cancel-requested: cancel requested by user admin: moves not started are dropped");
+        assertThat(history.get(2)).startsWith("cancelled: cancelled: 2 of 3 moves done (").contains("of VM k3 from ds1 to ds2");
         System.out.println("cancel: k3 " + done.at("/actions/2/state").asText() + "; k1 " + done.at("/actions/0/state").asText()
                 + " (" + done.at("/actions/0/faultMessage").asText() + ")");
     }
@@ -432,5 +460,33 @@ class MigrationApplierVcsimTest {
         Thread.sleep(600); // the simulator polls the directory every 200 ms
         assertThat(govcState("gone")).isEqualTo(before);
         System.out.println("acceptance 5 (vanished storage): " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
+    }
+
+    /**
+     * Two recommendations made for the same disk (two runs, or an administrator's and the
+     * engine's): once one has moved it, the other was made for where the disk no longer is and is
+     * dismissed, as vCenter replaces its list after an apply; one for the VM's other disk stays.
+     */
+    @Test
+    @Order(11)
+    void applyingOneRecommendationDismissesThoseMadeForTheSameDiskWhereItWas() throws Exception {
+        List<Integer> keys = diskKeys(vcsim, "s1");
+        String s1 = moid("m", "s1");
+        long first = create(List.of(Map.of("vmId", s1, "diskKeys", List.of(keys.get(0)), "destinationDatastoreId", moid("s", "ds2"))));
+        long second = create(List.of(Map.of("vmId", s1, "diskKeys", List.of(keys.get(0)), "destinationDatastoreId", moid("s", "flaky"))));
+        long other = create(List.of(Map.of("vmId", s1, "diskKeys", List.of(keys.get(1)), "destinationDatastoreId", moid("s", "ds2"))));
+        JsonNode done = applyAndWait(first);
+        assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("APPLIED");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + second, null, 200).get("state").asText()).isEqualTo("DISMISSED");
+        assertThat(historyOf(second)).containsExactly("superseded: dismissed: recommendation " + first + " moved disk " + keys.get(0)
+                + " of VM s1 from ds1 to ds2 (disk " + keys.get(0) + " of VM s1 from ds1 to flaky)");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + other, null, 200).get("state").asText())
+                .as("the VM's other disk is still where its recommendation was made for").isEqualTo("PENDING");
+        assertThat(diskFile(vcsim, "s1", keys.get(0))).isEqualTo("[ds2] s1/disk1.vmdk");
+
+        assertThat(call(HttpMethod.POST, "/api/v1/recommendations/" + other + "/dismiss", null, 200).get("state").asText())
+                .isEqualTo("DISMISSED");
+        assertThat(historyOf(other)).containsExactly("dismissed: dismissed by user admin (disk " + keys.get(1) + " of VM s1 from ds1 to ds2)");
+        System.out.println("superseded: " + historyOf(second));
     }
 }
