@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 /**
  * What a recommendation's actions move, in the names the vSphere Client shows — "disk 203 of VM
- * vm1 from ds1 to ds2", "VM db to ds-b", "the home of VM web from ds-a to ds-b" — for the
+ * vm1 from ds1 to ds2", "VM db from ds-a, ds-c to ds-b", "the home of VM web from ds-a to ds-b" — for the
  * history an administrator reads. An object the inventory no longer holds is named by its id.
  */
 @Component
