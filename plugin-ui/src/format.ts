@@ -113,6 +113,7 @@ export function standing(status: string): { label: string; kind: 'info' | 'succe
     case 'failed': return { label: 'move failed', kind: 'danger' };
     case 'dismissed': return { label: 'move dismissed', kind: 'neutral' };
     case 'unplanned': return { label: 'not planned yet', kind: 'neutral' };
+    case 'outdated': return { label: 'its move was withdrawn: planned again', kind: 'warning' };
     case 'back': return { label: 'back after its move: planned again', kind: 'warning' };
     default: return { label: status, kind: 'neutral' };
   }

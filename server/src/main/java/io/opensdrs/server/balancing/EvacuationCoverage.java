@@ -4,6 +4,7 @@ import io.opensdrs.server.migration.ActionState;
 import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MigrationStore;
 import io.opensdrs.server.migration.RecommendationState;
+import io.opensdrs.server.migration.Recommendations;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -25,7 +26,9 @@ import java.util.function.Predicate;
  *   <li>a VM created on the datastore after the plan, or a disk moved onto it by hand;</li>
  *   <li>a disk or home whose move was verified done, shown on the datastore again by an inventory
  *       read that began after the move ended: put back (a read that began before may lag, and is
- *       no evidence).</li>
+ *       no evidence);</li>
+ *   <li>a disk or home whose recommended move was withdrawn as outdated (its destination removed,
+ *       say) and which is still on the datastore.</li>
  * </ul>
  * A VM whose relocation off the datastore is running (any recommendation's) is accounted for until
  * it ends, and whatever the plan left to an administrator — a fault, a recommendation still pending,
@@ -69,6 +72,11 @@ public class EvacuationCoverage {
         FAILED,
         /** its recommended move was dismissed or cancelled */
         DISMISSED,
+        /**
+         * its recommended move was withdrawn because the placement it was made for is gone (its
+         * destination removed, say) while it is still here: planned at the next check
+         */
+        OUTDATED,
         /** the evacuation names it nowhere (it arrived after the plan, or no plan was made): planned at the next check */
         UNPLANNED,
         /** its move was verified done, and an inventory read begun after shows it back: planned at the next check */
@@ -76,7 +84,7 @@ public class EvacuationCoverage {
 
         /** Whether the evacuation is planned again for it. */
         public boolean unaccounted() {
-            return this == UNPLANNED || this == BACK;
+            return this == UNPLANNED || this == BACK || this == OUTDATED;
         }
     }
 
@@ -154,7 +162,9 @@ public class EvacuationCoverage {
                         : new Left(item, Status.DISMISSED, a.recommendationId(), "not applied");
                 case ISSUING, RUNNING, VERIFYING -> new Left(item, Status.MOVING, a.recommendationId(), "to " + name.apply(a.destinationDatastore()));
                 case FAILED -> new Left(item, Status.FAILED, a.recommendationId(), a.faultMessage());
-                case CANCELLED -> new Left(item, Status.DISMISSED, a.recommendationId(), a.faultMessage());
+                case CANCELLED -> Recommendations.OUTDATED.equals(a.faultType())
+                        ? new Left(item, Status.OUTDATED, a.recommendationId(), "its move was withdrawn: " + a.faultMessage())
+                        : new Left(item, Status.DISMISSED, a.recommendationId(), a.faultMessage());
                 case SUCCEEDED -> a.finishedAt() != null && readAt.isPresent() && a.finishedAt().isBefore(readAt.get())
                         ? new Left(item, Status.BACK, a.recommendationId(), "moved to " + name.apply(a.destinationDatastore())
                                 + ", and back on the datastore in the inventory read after")

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opensdrs.server.migration.OutdatedRecommendations;
 import io.opensdrs.server.migration.StoredInventory;
 import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
@@ -39,6 +40,7 @@ public class InventorySync implements StoredInventory {
     }
 
     private final ObjectProvider<VCenterInventorySource> source;
+    private final ObjectProvider<OutdatedRecommendations> outdated;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final ObjectMapper json;
@@ -49,7 +51,8 @@ public class InventorySync implements StoredInventory {
 
     public InventorySync(ObjectProvider<VCenterInventorySource> source, JdbcTemplate jdbc, TransactionTemplate tx,
                          io.opensdrs.server.SdrsProperties properties, MeterRegistry meters, ObjectMapper json,
-                         VCenterPodSettings podSettings) {
+                         VCenterPodSettings podSettings, ObjectProvider<OutdatedRecommendations> outdated) {
+        this.outdated = outdated;
         this.json = json;
         this.podSettings = podSettings;
         this.source = source;
@@ -109,6 +112,7 @@ public class InventorySync implements StoredInventory {
             });
             log.info("inventory full sync at version {}: {} datastores, {} hosts, {} VMs", snap.version(),
                     snap.datastores().size(), snap.hosts().size(), snap.vms().size());
+            withdrawOutdatedRecommendations();
             return new Result("full", snap.version(), snap.datastores().size(), snap.hosts().size(), snap.vms().size(), 0);
         });
     }
@@ -146,7 +150,25 @@ public class InventorySync implements StoredInventory {
             }
             saveState(c.version(), false, readAt);
         });
+        withdrawOutdatedRecommendations();
         return new Result("incremental", c.version(), c.datastores().size(), c.hosts().size(), c.vms().size(), c.removed().size());
+    }
+
+    /**
+     * After every sync, not only one that read changes: a plan made on the inventory before a
+     * sync may be recorded after it, for a placement that sync had already replaced.
+     */
+    private void withdrawOutdatedRecommendations() {
+        OutdatedRecommendations o = outdated.getIfAvailable();
+        if (o == null) {
+            return;
+        }
+        try {
+            o.withdraw();
+        } catch (RuntimeException e) {
+            // the sync itself is stored; the next one looks again
+            log.warn("checking pending recommendations against the inventory failed: {}", e.toString());
+        }
     }
 
     private VCenterInventorySource requireSource() {

@@ -35,55 +35,18 @@ public final class MigrationPreconditions {
 
     /** @param reservedOnDestination bytes other in-flight actions will still write to the destination */
     public Outcome check(InventorySnapshot inv, MigrationAction a, long reservedOnDestination) {
-        Optional<InventorySnapshot.Vm> vmOpt = inv.vm(a.vmId());
-        if (vmOpt.isEmpty()) {
-            return Outcome.fail("NotFound", "VM " + a.vmId() + " no longer exists");
+        Optional<Outcome> gone = placementGone(inv, a);
+        if (gone.isPresent()) {
+            return gone.get();
         }
-        InventorySnapshot.Vm vm = vmOpt.get();
-        Optional<InventorySnapshot.Datastore> destOpt = inv.datastore(a.destinationDatastore());
-        if (destOpt.isEmpty()) {
-            return Outcome.fail("NotFound", "destination datastore " + a.destinationDatastore() + " no longer exists");
-        }
-        InventorySnapshot.Datastore dest = destOpt.get();
-
+        InventorySnapshot.Vm vm = inv.vm(a.vmId()).orElseThrow();
+        InventorySnapshot.Datastore dest = inv.datastore(a.destinationDatastore()).orElseThrow();
         long bytes = 0;
-        if (a.homeOnly()) {
-            String home = vm.homeDatastoreId();
-            if (dest.id().equals(home)) {
-                return new Outcome(Verdict.ALREADY_DONE, null, "the home of VM " + vm.name() + " is already on " + dest.name());
-            }
-            if (home != null && !a.sourceDatastores().contains(home)) {
-                return Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + inv.datastoreName(home)
-                        + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList());
-            }
-        } else if (a.wholeVm()) {
-            if (vm.datastoreIds().equals(List.of(dest.id()))) {
-                return new Outcome(Verdict.ALREADY_DONE, null, "VM " + vm.name() + " is already on " + dest.name());
-            }
+        if (!a.homeOnly()) {
             for (InventorySnapshot.VirtualDisk d : vm.disks()) {
-                if (!d.datastoreId().equals(dest.id())) {
+                if ((a.wholeVm() || a.diskKeys().contains(d.key())) && !d.datastoreId().equals(dest.id())) {
                     bytes += d.capacityBytes();
                 }
-            }
-        } else {
-            int onDestination = 0;
-            for (int key : a.diskKeys()) {
-                Optional<InventorySnapshot.VirtualDisk> disk = vm.disk(key);
-                if (disk.isEmpty()) {
-                    return Outcome.fail("NotFound", "disk " + key + " of VM " + vm.name() + " no longer exists");
-                }
-                String on = disk.get().datastoreId();
-                if (on.equals(dest.id())) {
-                    onDestination++;
-                } else if (!a.sourceDatastores().contains(on)) {
-                    return Outcome.fail("DiskMoved", "disk " + key + " of VM " + vm.name() + " is now on " + inv.datastoreName(on)
-                            + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList());
-                } else {
-                    bytes += disk.get().capacityBytes();
-                }
-            }
-            if (onDestination == a.diskKeys().size()) {
-                return new Outcome(Verdict.ALREADY_DONE, null, "the disks are already on " + dest.name());
             }
         }
 
@@ -116,5 +79,58 @@ public final class MigrationPreconditions {
             return Outcome.fail("RuleViolation", rule.get());
         }
         return Outcome.go();
+    }
+    /**
+     * Whether the placement the action was made for is gone from {@code inv}: the VM, a disk or
+     * the destination no longer exists, a disk or the home is on another datastore than the
+     * action's source ({@code FAIL}), or everything it moves is on the destination already
+     * ({@code ALREADY_DONE}); empty while the action still applies. The applier asks it of
+     * vCenter before it issues an action; {@link OutdatedRecommendations} asks it of the stored
+     * inventory to withdraw pending recommendations a change outside Storage DRS has overtaken.
+     */
+    public static Optional<Outcome> placementGone(InventorySnapshot inv, MigrationAction a) {
+        Optional<InventorySnapshot.Vm> vmOpt = inv.vm(a.vmId());
+        if (vmOpt.isEmpty()) {
+            return Optional.of(Outcome.fail("NotFound", "VM " + a.vmId() + " no longer exists"));
+        }
+        InventorySnapshot.Vm vm = vmOpt.get();
+        Optional<InventorySnapshot.Datastore> destOpt = inv.datastore(a.destinationDatastore());
+        if (destOpt.isEmpty()) {
+            return Optional.of(Outcome.fail("NotFound", "destination datastore " + a.destinationDatastore() + " no longer exists"));
+        }
+        InventorySnapshot.Datastore dest = destOpt.get();
+        if (a.homeOnly()) {
+            String home = vm.homeDatastoreId();
+            if (dest.id().equals(home)) {
+                return Optional.of(new Outcome(Verdict.ALREADY_DONE, null, "the home of VM " + vm.name() + " is already on " + dest.name()));
+            }
+            if (home != null && !a.sourceDatastores().contains(home)) {
+                return Optional.of(Outcome.fail("HomeMoved", "the home of VM " + vm.name() + " is now on " + inv.datastoreName(home)
+                        + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList()));
+            }
+            return Optional.empty();
+        }
+        if (a.wholeVm()) {
+            return vm.datastoreIds().equals(List.of(dest.id()))
+                    ? Optional.of(new Outcome(Verdict.ALREADY_DONE, null, "VM " + vm.name() + " is already on " + dest.name()))
+                    : Optional.empty();
+        }
+        int onDestination = 0;
+        for (int key : a.diskKeys()) {
+            Optional<InventorySnapshot.VirtualDisk> disk = vm.disk(key);
+            if (disk.isEmpty()) {
+                return Optional.of(Outcome.fail("NotFound", "disk " + key + " of VM " + vm.name() + " no longer exists"));
+            }
+            String on = disk.get().datastoreId();
+            if (on.equals(dest.id())) {
+                onDestination++;
+            } else if (!a.sourceDatastores().contains(on)) {
+                return Optional.of(Outcome.fail("DiskMoved", "disk " + key + " of VM " + vm.name() + " is now on " + inv.datastoreName(on)
+                        + ", no longer on its source " + a.sourceDatastores().stream().map(inv::datastoreName).toList()));
+            }
+        }
+        return onDestination == a.diskKeys().size()
+                ? Optional.of(new Outcome(Verdict.ALREADY_DONE, null, "the disks are already on " + dest.name()))
+                : Optional.empty();
     }
 }

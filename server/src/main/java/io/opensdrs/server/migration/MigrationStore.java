@@ -110,12 +110,21 @@ public class MigrationStore {
 
     /** PENDING → DISMISSED, its queued actions cancelled with the note; false when it was not PENDING. */
     public boolean dismiss(long id, String note) {
+        return dismiss(id, null, note);
+    }
+
+    /**
+     * The same, the actions' fault type set to {@code faultType} (null: none): what a
+     * datastore's evacuation reads to tell a move dismissed by an administrator from one
+     * withdrawn because its placement is gone ({@link Recommendations#OUTDATED}).
+     */
+    public boolean dismiss(long id, String faultType, String note) {
         return Boolean.TRUE.equals(tx.execute(t -> {
             if (!transition(id, RecommendationState.PENDING, RecommendationState.DISMISSED)) {
                 return false;
             }
             for (MigrationAction a : actions(id)) {
-                end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, null, note);
+                end(a.id(), ActionState.QUEUED, ActionState.CANCELLED, faultType, note);
             }
             return true;
         }));

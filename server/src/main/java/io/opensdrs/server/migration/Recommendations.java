@@ -26,6 +26,9 @@ public class Recommendations {
     public static final Set<String> REASON_CODES = Set.of("balanceDatastoreSpaceUsage", "balanceDatastoreIOLoad", "datastoreMaint",
             "datastoreSpaceOutage", "virtualDiskJointAffin", "virtualDiskAntiAffin", "storagePlacement");
 
+    /** The fault type of the actions of a recommendation withdrawn because its placement is gone. */
+    public static final String OUTDATED = "Outdated";
+
     private final MigrationStore store;
     private final MigrationApplier applier;
     private final JdbcTemplate jdbc;
@@ -172,8 +175,27 @@ public class Recommendations {
      * with why.
      */
     public Recommendation dismiss(long id, String action, String why) {
+        return dismiss(id, null, "dismissed", action, why);
+    }
+
+    /**
+     * PENDING → DISMISSED because the placement it was made for is gone ({@code why}: "disk 203
+     * of VM vm1 is on ds3 now, not on ds1"): recorded as {@code outdated}, its actions with the
+     * fault type {@link #OUTDATED}. False when it was no longer PENDING (applied or dismissed
+     * meanwhile).
+     */
+    public boolean withdrawOutdated(long id, String why) {
+        try {
+            dismiss(id, OUTDATED, why, "outdated", "dismissed: made for a placement that is gone: " + why);
+            return true;
+        } catch (IllegalStateException raced) {
+            return false;
+        }
+    }
+
+    private Recommendation dismiss(long id, String faultType, String note, String action, String why) {
         Recommendation r = get(id);
-        if (!store.dismiss(id, "dismissed")) {
+        if (!store.dismiss(id, faultType, note)) {
             throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be dismissed");
         }
         history.record(r.clusterId(), action, why + " (" + descriptions.of(store.actions(id)) + ")", id);

@@ -1074,4 +1074,71 @@ abstract class BalancingIntegrationSuite {
         reset.put("ruleAutomationLevel", "inherit");
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
     }
+
+    /**
+     * A recommendation made for a placement that is gone — here its destination datastore, removed
+     * from vCenter while the evacuation awaited approval — is withdrawn once the inventory has read
+     * the change, not left to fail when applied; the disks it would have moved are still on the
+     * datastore entering maintenance, so its evacuation is planned again for them, onto the
+     * datastore that is left.
+     */
+    @Test
+    @Order(13)
+    void aRecommendationWhoseDestinationIsRemovedIsWithdrawnAndTheEvacuationPlannedAgain() throws Exception {
+        InventorySnapshot c = crowded("od1");
+        List<InventorySnapshot.DatastoreInfo> three = new ArrayList<>(c.datastores());
+        three.add(InMemoryInventorySource.ds("datastore-13", "ds-c", "group-p1", 2000 * GB, 1800 * GB));
+        List<String> all = List.of("datastore-11", "datastore-12", "datastore-13");
+        inventory.setSnapshot(new InventorySnapshot("od1", c.datacenters(), c.clusters(), three,
+                List.of(new InventorySnapshot.HostInfo("host-21", "esx1", "datacenter-1", all),
+                        new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", all)), c.vms()));
+        vcenter.setInventory(crowdedInVCenter());
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
+        List<Long> first = ids(m.get("recommendationIds"));
+        assertThat(first).as(m.toString()).hasSize(2);
+        Map<Long, String> destinationOf = new java.util.LinkedHashMap<>();
+        for (long id : first) {
+            destinationOf.put(id, call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).at("/actions/0/destinationDatastoreId").asText());
+        }
+        String removed = destinationOf.get(first.get(0));
+        String kept = removed.equals("datastore-12") ? "datastore-13" : "datastore-12";
+        List<String> remaining = List.of("datastore-11", kept);
+
+        inventory.queue(new InventoryChanges("od2", false, List.of(), List.of(), List.of(),
+                List.of(new InventorySnapshot.HostInfo("host-21", "esx1", "datacenter-1", remaining),
+                        new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", remaining)),
+                List.of(), List.of(new InventoryChanges.Removed(InventoryChanges.Kind.DATASTORE, removed))));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
+        Set<String> outdatedVms = new HashSet<>();
+        for (long id : first) {
+            JsonNode r = call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200);
+            boolean toRemoved = destinationOf.get(id).equals(removed);
+            assertThat(r.get("state").asText()).as("recommendation %d to %s", id, destinationOf.get(id))
+                    .isEqualTo(toRemoved ? "DISMISSED" : "PENDING");
+            if (toRemoved) {
+                outdatedVms.add(r.at("/actions/0/vmId").asText());
+                assertThat(r.at("/actions/0/faultType").asText()).isEqualTo("Outdated");
+            }
+        }
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
+                .contains("dismissed: made for a placement that is gone: destination datastore " + removed + " no longer exists (");
+        JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
+        for (JsonNode l : status.get("left")) {
+            assertThat(l.get("status").asText()).as(l.toString()).isEqualTo(outdatedVms.contains(l.get("vmId").asText()) ? "outdated" : "recommended");
+        }
+
+        maintenance.progress();
+        Set<String> replanned = new HashSet<>();
+        for (JsonNode r : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if ("PENDING".equals(r.path("state").asText()) && !first.contains(r.get("id").asLong())) {
+                assertThat(r.get("destination").asText()).as(r.toString()).isEqualTo(kept);
+                replanned.add(r.get("vm").asText());
+            }
+        }
+        assertThat(replanned).as("what the withdrawn recommendations would have moved is planned again").isEqualTo(outdatedVms);
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+    }
 }

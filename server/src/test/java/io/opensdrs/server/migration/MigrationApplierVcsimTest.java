@@ -65,6 +65,9 @@ class MigrationApplierVcsimTest {
             vms.append(String.format(",{\"name\":\"%s\",\"host\":\"%s\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":%s,\"datastore\":\"ds1\"}]}",
                     v[0], v[1], v[2]));
         }
+        for (String v : new String[] {"out1", "out2", "out3"}) {
+            vms.append(String.format(",{\"name\":\"%s\",\"host\":\"h10\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}", v));
+        }
         vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
                 + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
@@ -488,5 +491,37 @@ class MigrationApplierVcsimTest {
                 .isEqualTo("DISMISSED");
         assertThat(historyOf(other)).containsExactly("dismissed: dismissed by user admin (disk " + keys.get(1) + " of VM s1 from ds1 to ds2)");
         System.out.println("superseded: " + historyOf(second));
+    }
+
+    /**
+     * Changes made outside Storage DRS — a VM moved with govc as from the vSphere Client, a VM
+     * destroyed — overtake the pending recommendations made for them: the sync that reads the
+     * change withdraws each, naming what is gone, and nothing is issued; a recommendation whose
+     * placement holds stays. Applying a withdrawn one is refused.
+     */
+    @Test
+    @Order(12)
+    void aRecommendationOvertakenOutsideStorageDrsIsWithdrawnAtTheNextSync() throws Exception {
+        long moved = create(List.of(move("out1", "ds2")));
+        long destroyed = create(List.of(move("out2", "ds2")));
+        long holds = create(List.of(move("out3", "ds2")));
+        int key = diskKeys(vcsim, "out1").get(0);
+        vcsim.govc("vm.migrate", "-ds", "flaky", "out1");
+        vcsim.govc("vm.destroy", "out2");
+        sync.incrementalSync();
+
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + moved, null, 200).get("state").asText()).isEqualTo("DISMISSED");
+        assertThat(historyOf(moved)).containsExactly("outdated: dismissed: made for a placement that is gone: disk " + key
+                + " of VM out1 is now on flaky, no longer on its source [ds1] (disk " + key + " of VM out1 from ds1 to ds2)");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + destroyed, null, 200).get("state").asText()).isEqualTo("DISMISSED");
+        assertThat(historyOf(destroyed)).singleElement().asString().startsWith("outdated: dismissed: made for a placement that is gone: VM vm-")
+                .contains(" no longer exists (disk ");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + holds, null, 200).get("state").asText())
+                .as("out3 is still where its recommendation was made for").isEqualTo("PENDING");
+        assertThat(call(HttpMethod.POST, "/api/v1/recommendations/" + moved + "/apply", null, 409).get("detail").asText())
+                .contains("is DISMISSED, only a PENDING one can be applied");
+        Thread.sleep(500);
+        assertThat(diskFile(vcsim, "out1", key)).as("nothing issued: out1 stays where govc put it").isEqualTo("[flaky] out1/disk1.vmdk");
+        System.out.println("outdated: " + historyOf(moved) + " " + historyOf(destroyed));
     }
 }
