@@ -112,7 +112,7 @@ abstract class ServerIntegrationSuite {
         for (String t : List.of("agent", "agent_datastore", "sample_batch", "percentile_snapshot", "datastore_observation",
                 "injector_run", "datastore_model", "model_accuracy", "datacenter", "datastore_cluster", "datastore", "host",
                 "host_datastore", "vm", "virtual_disk", "inventory_sync_state", "cluster_settings", "recommendation",
-                "action_history", "fault", "migration")) {
+                "action_history", "fault", "migration", "known_name")) {
             f.put(t, jdbc.queryForObject("SELECT COUNT(*) FROM " + t, Long.class));
         }
         f.put("agents", jdbc.queryForList("SELECT agent_id, revoked, last_seq, accepted_samples FROM agent ORDER BY agent_id").toString());

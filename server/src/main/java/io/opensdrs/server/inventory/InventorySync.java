@@ -219,6 +219,7 @@ public class InventorySync implements StoredInventory {
         jdbc.update("INSERT INTO datastore (moid, name, url, datacenter_moid, cluster_moid, capacity_bytes, free_bytes, accessible,"
                         + " maintenance_mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", d.moid(), d.name(), d.url(), d.datacenterMoid(),
                 d.clusterMoid(), d.capacityBytes(), d.freeBytes(), d.accessible(), d.maintenanceMode());
+        rememberName(d.moid(), d.name());
     }
 
     private void upsert(InventorySnapshot.HostInfo h) {
@@ -235,10 +236,17 @@ public class InventorySync implements StoredInventory {
         jdbc.update("DELETE FROM vm WHERE moid = ?", v.moid());
         jdbc.update("INSERT INTO vm (moid, name, host_moid, home_datastore_moid) VALUES (?, ?, ?, ?)", v.moid(), v.name(), v.hostMoid(),
                 v.homeDatastoreMoid());
+        rememberName(v.moid(), v.name());
         for (InventorySnapshot.VirtualDiskInfo d : v.disks()) {
             jdbc.update("INSERT INTO virtual_disk (vm_moid, disk_key, file_name, size_bytes, datastore_moid) VALUES (?, ?, ?, ?, ?)",
                     v.moid(), d.key(), d.fileName(), d.sizeBytes(), d.datastoreMoid());
         }
+    }
+
+    /** Kept when the object leaves the inventory (V67__known_name.sql): what it was called is still said after. */
+    private void rememberName(String moid, String name) {
+        jdbc.update("DELETE FROM known_name WHERE moid = ?", moid);
+        jdbc.update("INSERT INTO known_name (moid, name) VALUES (?, ?)", moid, name);
     }
 
     private void remove(InventoryChanges.Removed r) {

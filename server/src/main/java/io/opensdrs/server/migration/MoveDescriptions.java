@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 /**
  * What a recommendation's actions move, in the names the vSphere Client shows — "disk 203 of VM
  * vm1 from ds1 to ds2", "VM db from ds-a, ds-c to ds-b", "the home of VM web from ds-a to ds-b" — for the
- * history an administrator reads. An object the inventory no longer holds is named by its id.
+ * history an administrator reads. An object the inventory no longer holds (a VM destroyed, a
+ * datastore removed) is named as it was last read, by its id only when it never was.
  */
 @Component
 public class MoveDescriptions {
@@ -41,6 +42,8 @@ public class MoveDescriptions {
     }
 
     private String name(String table, String moid) {
-        return jdbc.queryForList("SELECT name FROM " + table + " WHERE moid = ?", String.class, moid).stream().findFirst().orElse(moid);
+        return jdbc.queryForList("SELECT name FROM " + table + " WHERE moid = ?", String.class, moid).stream().findFirst()
+                .or(() -> jdbc.queryForList("SELECT name FROM known_name WHERE moid = ?", String.class, moid).stream().findFirst())
+                .orElse(moid);
     }
 }

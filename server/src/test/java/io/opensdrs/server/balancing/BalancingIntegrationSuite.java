@@ -1122,8 +1122,12 @@ abstract class BalancingIntegrationSuite {
                 assertThat(r.at("/actions/0/faultType").asText()).isEqualTo("Outdated");
             }
         }
+        // the removed datastore is named as it was last read, not by its moid
+        String removedName = removed.equals("datastore-12") ? "ds-b" : "ds-c";
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("dismissed: made for a placement that is gone: destination datastore " + removed + " no longer exists (");
+                .contains("dismissed: made for a placement that is gone: destination datastore " + removed + " no longer exists (")
+                .contains(" from ds-a to " + removedName + ")")
+                .doesNotContain(" to " + removed + ")");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
         for (JsonNode l : status.get("left")) {
             assertThat(l.get("status").asText()).as(l.toString()).isEqualTo(outdatedVms.contains(l.get("vmId").asText()) ? "outdated" : "recommended");
