@@ -10,6 +10,9 @@ import java.util.List;
  *     the per-datastore / per-host storage vMotion limits; a wave starts only when the previous ended
  * @param vmId the VM
  * @param diskIds the disks that move (the whole VM when its VMDKs are kept together)
+ * @param wholeVm the VM moves with all its files: its VMDKs are kept together and {@code diskIds} holds
+ *     them all, and vSphere's intra-VM affinity rule keeps the VM's home (configuration files, logs,
+ *     swap) on the same datastore as its disks, so the applier relocates the VM, not its disks alone
  * @param hostId the VM's host (counts against the per-host concurrency limit)
  * @param sourceDatastoreId where the disks are; a move carrying all of a VM's disks may gather them from
  *     several datastores (a kept-together VM spread over them, {@link RuleRepair}): then where most of what copies is
@@ -22,7 +25,7 @@ import java.util.List;
  * @param autoApplicable true when the cluster/subsystem automation level and the VM's override
  *     let the applier execute it unattended; false = a recommendation an administrator applies
  */
-public record Move(int sequence, int wave, String vmId, List<String> diskIds, String hostId,
+public record Move(int sequence, int wave, String vmId, List<String> diskIds, boolean wholeVm, String hostId,
                    String sourceDatastoreId, String destinationDatastoreId, double sizeGb, ReasonCode reason,
                    Explanation explanation, Estimate cost, Estimate benefit, boolean autoApplicable) {
 
@@ -31,7 +34,7 @@ public record Move(int sequence, int wave, String vmId, List<String> diskIds, St
     }
 
     Move withSchedule(int seq, int w, boolean auto) {
-        return new Move(seq, w, vmId, diskIds, hostId, sourceDatastoreId, destinationDatastoreId, sizeGb, reason,
+        return new Move(seq, w, vmId, diskIds, wholeVm, hostId, sourceDatastoreId, destinationDatastoreId, sizeGb, reason,
                 explanation, cost, benefit, auto);
     }
 }

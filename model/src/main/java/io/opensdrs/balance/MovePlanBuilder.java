@@ -74,7 +74,8 @@ public final class MovePlanBuilder {
             diskIds.add(placement.diskId(i));
         }
         boolean auto = AutomationPolicy.autoApplicable(placement.settings(), reason, placement.vmOverride(unit.vm()));
-        Move m = new Move(moves.size() + 1, 0, placement.vmId(unit.vm()), diskIds, placement.vmHostId(unit.vm()),
+        boolean wholeVm = placement.keepsTogether(unit.vm()) && disks.length == placement.vmDisks(unit.vm()).length;
+        Move m = new Move(moves.size() + 1, 0, placement.vmId(unit.vm()), diskIds, wholeVm, placement.vmHostId(unit.vm()),
                 placement.datastoreId(source), placement.datastoreId(destination), unit.sizeGb(), reason,
                 new Explanation(summary, forecasts), cost, benefit, auto);
         placement.move(unit.disks(), destination);

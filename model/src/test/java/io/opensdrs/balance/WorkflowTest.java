@@ -165,7 +165,7 @@ class WorkflowTest {
     void wavesRespectEightPerDatastoreAndTwoPerHost() {
         List<Move> moves = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            moves.add(new Move(0, 0, "vm" + i, List.of("d" + i), "h" + (i % 2), "A", "B", 1,
+            moves.add(new Move(0, 0, "vm" + i, List.of("d" + i), true, "h" + (i % 2), "A", "B", 1,
                     ReasonCode.BALANCE_DATASTORE_IO_LOAD, new Explanation("", List.of()), Estimate.exact(0), Estimate.exact(0), false));
         }
         List<Move> waves = MoveScheduler.schedule(moves, BalancingSettings.defaults());

@@ -112,11 +112,13 @@ public class PlanRecorder {
     }
 
     /**
-     * The applier's move: the listed disks, or — when the move carries every disk the VM has
-     * (SDRS's keep-together unit, SPEC §4) — the whole VM, home included. An evacuation for
-     * maintenance mode moves a VM with its only disk whole too: vCenter counts a datastore empty
-     * only once no VM has a file on it, the VM's home included; a balancing move of a single disk
-     * leaves the home where it is.
+     * The applier's move: the listed disks, or — when the move carries every disk the VM has and
+     * the VM keeps its VMDKs together (SDRS's keep-together unit, SPEC §4) — the whole VM, home
+     * included: vSphere's intra-VM affinity rule keeps the configuration files, logs and swap with
+     * the disks, a VM with one disk as much as one with several. An evacuation for maintenance mode
+     * moves a VM with its only disk whole too, kept together or not: vCenter counts a datastore
+     * empty only once no VM has a file on it, the VM's home included. A move of disks of a VM that
+     * does not keep them together leaves the home where it is.
      */
     io.opensdrs.server.migration.Move toMigrationMove(Move m) {
         List<Integer> keys = m.diskIds().stream().map(PlanRecorder::diskKey).toList();
@@ -126,7 +128,7 @@ public class PlanRecorder {
     /** Whether the applier moves the engine's move as the whole VM, home included ({@link #toMigrationMove}). */
     boolean movesWholeVm(Move m) {
         Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
-        return all != null && all == m.diskIds().size() && (m.diskIds().size() > 1 || m.reason() == ReasonCode.DATASTORE_MAINT);
+        return all != null && all == m.diskIds().size() && (m.wholeVm() || m.reason() == ReasonCode.DATASTORE_MAINT);
     }
 
     /** The vCenter disk key of an engine disk id ({@code vm-42/2000}). */

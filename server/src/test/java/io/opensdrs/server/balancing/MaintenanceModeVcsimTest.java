@@ -87,7 +87,7 @@ class MaintenanceModeVcsimTest {
 
     /** The VM's configuration file as vCenter holds it, read with govc. */
     String vmPath(String vm) throws Exception {
-        return JSON.readTree(vcsim.govc("vm.info", "-json", vm)).at("/virtualMachines/0/summary/config/vmPathName").asText();
+        return FaithfulVcsim.vmPath(vcsim, vm);
     }
 
     String moid(String ds) throws Exception {

@@ -111,6 +111,8 @@ class RuleRepairVcsimTest {
         assertThat(datastoresOf("b")).containsExactly("ds1");
         assertThat(datastoresOf("pair")).containsExactly("ds1", "ds1");
         assertThat(datastoresOf("spread")).containsExactly("ds2", "ds3");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "a")).startsWith("[ds1] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "pair")).startsWith("[ds1] ");
 
         JsonNode run = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(run.get("faults")).as(run.toString()).isEmpty();
@@ -149,6 +151,11 @@ class RuleRepairVcsimTest {
         assertThat(pair.get(1)).isEqualTo("ds1");
         assertThat(pair.get(0)).isNotEqualTo("ds1");
         assertThat(datastoresOf("spread")).containsExactly("ds2", "ds2");
+        // a keeps its VMDKs together (the cluster's default), so vSphere's intra-VM affinity keeps its home with its only
+        // disk: a moved as a VM, its configuration files along; pair's disks are kept apart, so its home stays
+        assertThat(FaithfulVcsim.vmPath(vcsim, "a")).as("a's home").startsWith("[" + datastoresOf("a").get(0) + "] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "pair")).as("pair's home").startsWith("[ds1] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "spread")).as("spread's home").startsWith("[ds2] ");
 
         // the server's stored inventory reads each move before its recommendation is APPLIED (the scheduled sync here runs
         // hourly): what it stores is what govc reads, and the next run, planned on it at once, finds nothing to fix

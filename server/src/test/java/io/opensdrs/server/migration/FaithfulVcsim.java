@@ -93,6 +93,11 @@ public final class FaithfulVcsim {
         return JSON.readTree(vcsim.govc("datastore.info", "-json", ds)).at("/datastores/0/summary/url").asText();
     }
 
+    /** Where vCenter holds the VM's home, read with govc: its configuration file, "[ds1] d/d.vmx". */
+    public static String vmPath(VcsimProcess vcsim, String vm) throws Exception {
+        return JSON.readTree(vcsim.govc("vm.info", "-json", vm)).at("/virtualMachines/0/summary/config/vmPathName").asText();
+    }
+
     public static String moid(VcsimProcess vcsim, String type, String name) throws Exception {
         String ref = vcsim.govc("find", "-i", "/", "-type", type, "-name", name).strip();
         if (ref.isEmpty() || ref.contains("\n")) {
