@@ -11,6 +11,7 @@ import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.migration.Recommendation;
 import io.opensdrs.server.migration.Recommendations;
 import org.slf4j.Logger;
@@ -45,9 +46,12 @@ public class PlanRecorder {
     private final ObjectMapper json;
     private final Clock clock;
     private final ActionHistory history;
+    private final MoveDescriptions descriptions;
 
-    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistory history) {
+    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistory history,
+                        MoveDescriptions descriptions) {
         this.recommendations = recommendations;
+        this.descriptions = descriptions;
         this.history = history;
         this.jdbc = jdbc;
         this.json = json;
@@ -101,8 +105,8 @@ public class PlanRecorder {
             }
             ids.add(r.id());
             explanation(r.id(), runId, plan.strategy(), m, assembled);
-            history(clusterId, "recommended", m.reason().wireName() + ": " + moved(m, names) + " from "
-                    + names.datastore(m.sourceDatastoreId()) + " to " + names.datastore(m.destinationDatastoreId())
+            // named as its apply and its end will be: the whole VM when it moves with its home
+            history(clusterId, "recommended", m.reason().wireName() + ": " + descriptions.of(recommendations.actions(r.id()))
                     + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
             if (m.autoApplicable()) {
                 applyNow(clusterId, r.id(), m.reason().wireName(), applied);
@@ -266,15 +270,6 @@ public class PlanRecorder {
             }
         }
         return dismissed;
-    }
-
-    /** What a move carries, as the history names it: "disk 2000 of VM db", or "disks 2000, 2001 of VM db". */
-    static String moved(Move m, DisplayNames names) {
-        if (m.diskIds().size() == 1) {
-            return names.disk(m.diskIds().get(0));
-        }
-        return "disks " + String.join(", ", m.diskIds().stream().map(d -> String.valueOf(diskKey(d))).toList())
-                + " of VM " + names.vm(m.vmId());
     }
 
     /** Stores a fault; its subject names the disk, VM or datastore as the vSphere Client shows them. */

@@ -392,7 +392,7 @@ abstract class BalancingIntegrationSuite {
         assertThat(fault.get("subject").asText()).isEqualTo("VM db on ds-a");
         assertThat(fault.get("reason").asText()).isEqualTo("datastoreMaint: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("datastoreMaint: disks 2000, 2001 of VM web from ds-a to ds-b (manual: awaiting approval)");
+                .contains("datastoreMaint: VM web from ds-a to ds-b (manual: awaiting approval)");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
         assertThat(status.get("state").asText()).isEqualTo("ENTERING");
         for (JsonNode l : status.get("left")) {
@@ -1067,7 +1067,7 @@ abstract class BalancingIntegrationSuite {
         }
         assertThat(vcenter.relocations).as("RelocateVM issued by the applier").containsExactly("vm-31 -> datastore-12");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("virtualDiskAntiAffin: disks 2000, 2001 of VM web from ds-a to ds-b (automated)");
+                .contains("virtualDiskAntiAffin: VM web from ds-a to ds-b (automated)");
         assertThat(run.get("faults")).isEmpty();
 
         Map<String, Object> reset = settings("manual");
