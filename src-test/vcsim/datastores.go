@@ -42,19 +42,13 @@ func routeDatastoreCalls(ctx *simulator.Context, m *simulator.Method) (mo.Refere
 	case m.Name == "CreateLocalDatastore" && m.This.Type == "HostDatastoreSystem":
 		if dss, ok := ctx.Map.Get(m.This).(*simulator.HostDatastoreSystem); ok {
 			w := &hostDatastoreSystem{HostDatastoreSystem: dss}
-			if ctx.Session != nil {
-				w.session = ctx.Session
-				ctx.Session.Put(w)
-			}
+			w.session = routes.enter(ctx, w)
 			return w, true
 		}
 	case m.Name == "MoveIntoFolder_Task" && m.This.Type == "StoragePod":
 		if pod, ok := ctx.Map.Get(m.This).(*simulator.StoragePod); ok {
 			w := &storagePod{StoragePod: pod}
-			if ctx.Session != nil {
-				w.session = ctx.Session
-				ctx.Session.Put(w)
-			}
+			w.session = routes.enter(ctx, w)
 			return w, true
 		}
 	}
@@ -63,9 +57,7 @@ func routeDatastoreCalls(ctx *simulator.Context, m *simulator.Method) (mo.Refere
 
 // CreateLocalDatastore overrides simulator.HostDatastoreSystem.CreateLocalDatastore.
 func (dss *hostDatastoreSystem) CreateLocalDatastore(ctx *simulator.Context, c *types.CreateLocalDatastore) soap.HasFault {
-	if dss.session != nil {
-		dss.session.Registry.Remove(ctx, dss.Self)
-	}
+	routes.leave(ctx, dss.session, dss.Self)
 	res := dss.HostDatastoreSystem.CreateLocalDatastore(ctx, c)
 	body, ok := res.(*methods.CreateLocalDatastoreBody)
 	if !ok || body.Fault_ != nil || body.Res == nil {
@@ -105,9 +97,7 @@ func (dss *hostDatastoreSystem) CreateLocalDatastore(ctx *simulator.Context, c *
 
 // MoveIntoFolderTask overrides simulator.StoragePod.MoveIntoFolderTask: datastores only.
 func (pod *storagePod) MoveIntoFolderTask(ctx *simulator.Context, c *types.MoveIntoFolder_Task) soap.HasFault {
-	if pod.session != nil {
-		pod.session.Registry.Remove(ctx, pod.Self)
-	}
+	routes.leave(ctx, pod.session, pod.Self)
 	task, tctx := startTask(ctx, pod.StoragePod, "moveIntoFolder")
 	go func() {
 		finishTask(tctx, task, moveIntoPod(tctx, pod.StoragePod, c.List))

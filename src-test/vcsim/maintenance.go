@@ -50,17 +50,12 @@ func (r *relocator) routeMaintenanceCalls(ctx *simulator.Context, m *simulator.M
 		return nil, false
 	}
 	w := &maintainedDatastore{Datastore: ds, r: r}
-	if ctx.Session != nil {
-		w.session = ctx.Session
-		ctx.Session.Put(w)
-	}
+	w.session = routes.enter(ctx, w)
 	return w, true
 }
 
 func (ds *maintainedDatastore) unroute(ctx *simulator.Context) {
-	if ds.session != nil {
-		ds.session.Registry.Remove(ctx, ds.Self)
-	}
+	routes.leave(ctx, ds.session, ds.Self)
 }
 
 // setMaintenanceMode changes summary.maintenanceMode and tells WaitForUpdates clients; the caller holds ds's lock.

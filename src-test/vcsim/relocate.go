@@ -69,14 +69,7 @@ func (r *relocator) install(reg *simulator.Registry) {
 		if m.Name == "RelocateVM_Task" && m.This.Type == "VirtualMachine" {
 			if vm, ok := ctx.Map.Get(m.This).(*simulator.VirtualMachine); ok {
 				w := &RelocatingVM{VirtualMachine: vm, r: r}
-				if ctx.Session != nil {
-					// For an authenticated call the dispatcher prefers
-					// ctx.Session.Get(ref) over what this hook returns, so the
-					// wrapper is placed in the session's registry for this one
-					// call; RelocateVMTask takes it out again.
-					w.session = ctx.Session
-					ctx.Session.Put(w)
-				}
+				w.session = routes.enter(ctx, w) // RelocateVMTask leaves
 				return w, nil
 			}
 		}
@@ -105,9 +98,7 @@ type RelocatingVM struct {
 
 // RelocateVMTask overrides simulator.VirtualMachine.RelocateVMTask.
 func (vm *RelocatingVM) RelocateVMTask(ctx *simulator.Context, req *types.RelocateVM_Task) soap.HasFault {
-	if vm.session != nil {
-		vm.session.Registry.Remove(ctx, vm.Self)
-	}
+	routes.leave(ctx, vm.session, vm.Self)
 	task, tctx := startTask(ctx, vm.VirtualMachine, "relocateVm")
 
 	go func() {

@@ -31,19 +31,14 @@ func routeStorageDrsCalls(ctx *simulator.Context, m *simulator.Method) (mo.Refer
 		return nil, false
 	}
 	w := &storageResourceManager{StorageResourceManager: srm}
-	if ctx.Session != nil {
-		w.session = ctx.Session
-		ctx.Session.Put(w)
-	}
+	w.session = routes.enter(ctx, w)
 	return w, true
 }
 
 // ConfigureStorageDrsForPodTask overrides simulator.StorageResourceManager.ConfigureStorageDrsForPodTask.
 // The whole spec is checked before anything changes: a fault leaves the pod as it was.
 func (m *storageResourceManager) ConfigureStorageDrsForPodTask(ctx *simulator.Context, req *types.ConfigureStorageDrsForPod_Task) soap.HasFault {
-	if m.session != nil {
-		m.session.Registry.Remove(ctx, m.Self)
-	}
+	routes.leave(ctx, m.session, m.Self)
 	body := &methods.ConfigureStorageDrsForPod_TaskBody{}
 	pod, ok := ctx.Map.Get(req.Pod).(*simulator.StoragePod)
 	if !ok {
