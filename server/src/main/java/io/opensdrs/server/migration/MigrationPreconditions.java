@@ -80,6 +80,7 @@ public final class MigrationPreconditions {
         }
         return Outcome.go();
     }
+
     /**
      * Whether the placement the action was made for is gone from {@code inv}: the VM, a disk or
      * the destination no longer exists, a disk or the home is on another datastore than the

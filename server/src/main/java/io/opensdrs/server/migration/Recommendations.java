@@ -180,7 +180,7 @@ public class Recommendations {
 
     /**
      * PENDING → DISMISSED because the placement it was made for is gone ({@code why}: "disk 203
-     * of VM vm1 is on ds3 now, not on ds1"): recorded as {@code outdated}, its actions with the
+     * of VM vm1 is now on ds3, no longer on its source [ds1]"): recorded as {@code outdated}, its actions with the
      * fault type {@link #OUTDATED}. False when it was no longer PENDING (applied or dismissed
      * meanwhile).
      */
