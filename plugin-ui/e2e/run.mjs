@@ -489,7 +489,13 @@ try {
           assert(held.enabled === on, `saved ${on}, vCenter holds podConfig.enabled = ${held.enabled}`);
           await visit(`#/overview?cluster=${q(cluster.id)}`, 'page-overview');
           const warned = await page.locator('[data-testid="storage-drs-off"]').count();
-          assert(Boolean(warned) === !on, `overview warning shown: ${Boolean(warned)} with Storage DRS ${on ? 'on' : 'off'}`);
+          if (Boolean(warned) !== !on) {
+            // which side is wrong: what the server answers now, and what the page was rendered from
+            const now = await api(`/api/v1/clusters/${q(cluster.id)}/settings`);
+            const header = (await page.locator('[data-testid="page-overview"]').innerText()).slice(0, 200).replace(/\s+/g, ' ');
+            throw new Error(`overview warning shown: ${Boolean(warned)} with Storage DRS ${on ? 'on' : 'off'}; the server's settings now:`
+              + ` storageDrsEnabled = ${now.storageDrsEnabled}, ioLoadBalanceEnabled = ${now.ioLoadBalanceEnabled}; vCenter: ${JSON.stringify(await govcPodSettings(cluster.name))}; page: ${header}`);
+          }
           let refused = '';
           if (!on) {
             const run = await fetch(`${SDRS_URL}/api/v1/clusters/${q(cluster.id)}/run`, { method: 'POST', headers: { authorization: auth } });
