@@ -376,6 +376,7 @@ try {
       await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
       const latency0 = Number(await page.locator('#set-latencyThresholdMs').inputValue());
       const ignore0 = await page.locator('#set-ignoreAffinityForMaintenance').isChecked();
+      const io0 = await page.locator('#set-ioLoadBalanceEnabled').isChecked();
       for (const [keep, latency, ignore] of [[false, latency0 === 30 ? 31 : 30, !ignore0], [true, latency0, ignore0]]) { // and back
         await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
         const box = page.locator('#set-keepVmdksTogether');
@@ -389,6 +390,8 @@ try {
         const held = await govcPodSettings(cluster.name);
         assert(held.keep === keep, `saved ${keep}, vCenter holds podConfig.defaultIntraVmAffinity = ${held.keep}`);
         assert(held.latency === latency, `saved ${latency} ms, vCenter holds ioLoadBalanceConfig.ioLatencyThreshold = ${held.latency}`);
+        // a threshold saved must not turn I/O load balancing off in vCenter (its plain boolean reads false until set)
+        assert(held.io === io0, `I/O load balancing ${io0} on the page, left as it was, and vCenter holds podConfig.ioLoadBalanceEnabled = ${held.io}`);
         assert(held.ignoreAffinity === (ignore ? '1' : '0'),
           `saved ignore affinity ${ignore}, vCenter holds podConfig.option IgnoreAffinityRulesForMaintenance = ${held.ignoreAffinity}`);
         // the maintenance dialog's "Ignore affinity rules for maintenance" starts as the cluster's
@@ -398,7 +401,7 @@ try {
         const dialogIgnores = await page.locator('[data-testid="modal"] #ignore-affinity').isChecked({ timeout: 20000 });
         await page.click('[data-testid="modal"] [data-testid="modal-cancel"]');
         assert(dialogIgnores === ignore, `cluster ignores affinity for maintenance: ${ignore}, the dialog's box: ${dialogIgnores}`);
-        seen.push(`keep together ${held.keep}, ${held.latency} ms, IgnoreAffinityRulesForMaintenance=${held.ignoreAffinity} (dialog ${dialogIgnores})`);
+        seen.push(`keep together ${held.keep}, ${held.latency} ms, I/O load balancing ${held.io}, IgnoreAffinityRulesForMaintenance=${held.ignoreAffinity} (dialog ${dialogIgnores})`);
       }
       return `vCenter held ${seen.join(' then ')} after each save`;
     });
@@ -590,7 +593,8 @@ async function govcPodSettings(podName) {
   const io = pod.ioLoadBalanceConfig ?? pod.IoLoadBalanceConfig ?? {};
   const option = (pod.option ?? pod.Option ?? []).find((o) => (o.key ?? o.Key) === 'IgnoreAffinityRulesForMaintenance');
   return { keep: pod.defaultIntraVmAffinity ?? pod.DefaultIntraVmAffinity ?? null, latency: io.ioLatencyThreshold ?? io.IoLatencyThreshold ?? null,
-    enabled: pod.enabled ?? pod.Enabled ?? false, ignoreAffinity: option ? String(option.value ?? option.Value) : null };
+    enabled: pod.enabled ?? pod.Enabled ?? false, ignoreAffinity: option ? String(option.value ?? option.Value) : null,
+    io: pod.ioLoadBalanceEnabled ?? pod.IoLoadBalanceEnabled ?? false };
 }
 
 /** The VM's entry in the pod's vmConfig as vCenter holds it (lower-case keys), or undefined. */

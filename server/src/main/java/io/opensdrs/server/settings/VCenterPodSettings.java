@@ -280,11 +280,20 @@ public class VCenterPodSettings {
         return o.name().toLowerCase(Locale.ROOT);
     }
 
-    /** The values of {@code wanted} that differ from {@code current}; the rest null. */
+    /**
+     * The values of {@code wanted} that differ from {@code current}; the rest null. I/O load
+     * balancing on or off goes with any change of the I/O thresholds, changed or not: vCenter's
+     * {@code podConfig.ioLoadBalanceEnabled} is a plain boolean, false until set, which counts as
+     * held once the pod has an {@code ioLoadBalanceConfig} (see {@link PodSettings}). Sent without
+     * it, a first I/O latency threshold left vCenter holding I/O balancing off, and the next sync
+     * turned it off here too.
+     */
     static PodSettings difference(PodSettings current, PodSettings wanted) {
+        boolean ioConfig = diff(current.latencyThresholdMs(), wanted.latencyThresholdMs()) != null
+                || diff(current.ioImbalanceThreshold(), wanted.ioImbalanceThreshold()) != null;
         return new PodSettings(diff(current.storageDrsEnabled(), wanted.storageDrsEnabled()),
                 diff(current.automationLevel(), wanted.automationLevel()),
-                diff(current.ioLoadBalanceEnabled(), wanted.ioLoadBalanceEnabled()),
+                ioConfig ? wanted.ioLoadBalanceEnabled() : diff(current.ioLoadBalanceEnabled(), wanted.ioLoadBalanceEnabled()),
                 diff(current.keepVmdksTogether(), wanted.keepVmdksTogether()),
                 diff(current.spaceThresholdMode(), wanted.spaceThresholdMode()),
                 diff(current.spaceThresholdPct(), wanted.spaceThresholdPct()),
