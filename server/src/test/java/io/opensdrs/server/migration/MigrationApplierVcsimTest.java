@@ -23,6 +23,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import static io.opensdrs.server.migration.FaithfulVcsim.diskFile;
 import static io.opensdrs.server.migration.FaithfulVcsim.diskKeys;
@@ -369,22 +372,34 @@ class MigrationApplierVcsimTest {
     }
     /**
      * The crash window acceptance 3 cannot aim at: the server died after committing ISSUING and
-     * before recording the task id. Reproduced by setting the row as the dead server left it.
+     * before recording the task id. Reproduced by setting the rows as the dead server left them:
+     * the recommendation APPLYING, the action ISSUING, and vCenter's task (a) running or (b) never
+     * created.
      */
     @Test
     @Order(8)
     void anActionLeftIssuingIsReattachedToItsTaskOrIssuedOnceIfItNeverReachedVCenter() throws Exception {
-        // (a) the call reached vCenter: its task exists (issued here with govc) but its id was never recorded
         long a = create(List.of(move("orph1", "ds2")));
-        jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = '', issuing_at = CURRENT_TIMESTAMP,"
-                + " attempt = 1 WHERE recommendation_id = ?", a);
-        vcsim.govc("vm.migrate", "-ds", "ds2", "orph1");
-        // (b) the call never reached vCenter
         long b = create(List.of(move("orph2", "ds2")));
-        jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = '', issuing_at = CURRENT_TIMESTAMP,"
-                + " attempt = 1 WHERE recommendation_id = ?", b);
-        call(HttpMethod.POST, "/api/v1/recommendations/" + a + "/apply", null, 200);
-        call(HttpMethod.POST, "/api/v1/recommendations/" + b + "/apply", null, 200);
+        // (a) the call reached vCenter: its task runs (started here with govc), its id never recorded.
+        // The rows are set once the task exists, as the restarted server finds them: set before it,
+        // the applier's pass could find no task and rightly issue the move again.
+        CompletableFuture<String> relocation = CompletableFuture.supplyAsync(() -> {
+            try {
+                return vcsim.govc("vm.migrate", "-ds", "ds2", "orph1");
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (FaithfulVcsim.relocationTasks(vcsim, moid("m", "orph1")) == 0) {
+            assertThat(System.currentTimeMillis()).as("govc's relocation task of orph1 appears").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        leftIssuing(a);
+        // (b) the call never reached vCenter
+        leftIssuing(b);
+        relocation.get(60, TimeUnit.SECONDS);
         JsonNode ra = awaitEnd(a);
         JsonNode rb = awaitEnd(b);
         assertThat(ra.get("state").asText()).as(ra.toString()).isEqualTo("APPLIED");
@@ -394,6 +409,17 @@ class MigrationApplierVcsimTest {
         assertThat(diskFile(vcsim, "orph1", diskKeys(vcsim, "orph1").get(0))).isEqualTo("[ds2] orph1/disk1.vmdk");
         assertThat(diskFile(vcsim, "orph2", diskKeys(vcsim, "orph2").get(0))).isEqualTo("[ds2] orph2/disk1.vmdk");
     }
+
+    /**
+     * A recommendation's rows as a server that died right after committing ISSUING leaves them.
+     * The action first: an APPLYING recommendation with a QUEUED action is the applier's to issue.
+     */
+    void leftIssuing(long recommendationId) {
+        jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = '', issuing_at = CURRENT_TIMESTAMP,"
+                + " attempt = 1 WHERE recommendation_id = ?", recommendationId);
+        jdbc.update("UPDATE recommendation SET state = 'APPLYING' WHERE id = ?", recommendationId);
+    }
+
     @Test
     @Order(9)
     void cancelDropsQueuedActionsAndAsksVCenterToCancelRunningOnes() throws Exception {
