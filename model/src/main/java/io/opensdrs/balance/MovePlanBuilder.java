@@ -75,8 +75,15 @@ public final class MovePlanBuilder {
         }
         boolean auto = AutomationPolicy.autoApplicable(placement.settings(), reason, placement.vmOverride(unit.vm()));
         boolean wholeVm = placement.keepsTogether(unit.vm()) && disks.length == placement.vmDisks(unit.vm()).length;
+        // what copies: a VM gathered onto a datastore already holding some of its disks leaves those where they are
+        double copiedGb = 0;
+        for (int i : disks) {
+            if (placement.diskDatastore(i) != destination) {
+                copiedGb += placement.diskSizeGb(i);
+            }
+        }
         Move m = new Move(moves.size() + 1, 0, placement.vmId(unit.vm()), diskIds, wholeVm, placement.vmHostId(unit.vm()),
-                placement.datastoreId(source), placement.datastoreId(destination), unit.sizeGb(), reason,
+                placement.datastoreId(source), placement.datastoreId(destination), copiedGb, reason,
                 new Explanation(summary, forecasts), cost, benefit, auto);
         placement.move(unit.disks(), destination);
         for (int i : unit.disks()) {

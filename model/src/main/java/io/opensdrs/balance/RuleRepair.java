@@ -20,7 +20,8 @@ import java.util.Set;
  * says why.
  * <ul>
  *   <li>Keep VMDKs together: the VM's disks join the datastore that makes the fewest bytes copy
- *       (ties: the lower predicted latency), reason {@code virtualDiskJointAffin}.</li>
+ *       (ties: the lower predicted latency), as one move of the whole VM, reason
+ *       {@code virtualDiskJointAffin}.</li>
  *   <li>VMDK anti-affinity: of the rule's disks sharing a datastore the largest stays; each other
  *       one goes to the most balanced datastore the rules allow (Pesto §5.4.2, as in an
  *       evacuation), reason {@code virtualDiskAntiAffin}.</li>
@@ -93,13 +94,14 @@ final class RuleRepair {
                         violation + "; no datastore can take them all: " + String.join("; ", reasons)));
                 continue;
             }
-            // the source a move records: where most of what copies is; the forecast covers that part. Disks from
-            // several datastores gather as one relocation of the whole VM (vCenter relocates a VM's disks from one
-            // source datastore per move of disks alone); the disks already there stay
+            // the source a move records: where most of what copies is; the forecast covers that part. The VM
+            // gathers as one relocation of the whole VM, its home along: vSphere's intra-VM affinity keeps the
+            // .vmx, logs and swap with the VMDKs (a move of disks alone could leave the home apart from them), and
+            // vCenter relocates a VM's disks from one source datastore per move of disks alone. The disks
+            // already on the destination stay; only what is elsewhere copies
             int source = largestSource(p, bestMoving);
             int[] fromSource = on(p, bestMoving, source);
-            boolean gathers = fromSource.length < bestMoving.length;
-            MovableUnit unit = p.unit(v, sourceFirst(p, gathers ? disks : bestMoving, source));
+            MovableUnit unit = p.unit(v, sourceFirst(p, disks, source));
             CostBenefit.Result r = costBenefit.evaluate(p.unit(v, fromSource), source, best);
             String summary = String.format(Locale.ROOT, "%s; moving %s (%.1f GB) to %s, where the fewest bytes copy: "
                             + "source %s → %s ms, destination %s → %s ms (%s)",

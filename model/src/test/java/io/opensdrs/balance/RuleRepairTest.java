@@ -60,18 +60,23 @@ class RuleRepairTest {
     @Test
     void aKeptTogetherVmSpreadOverDatastoresJoinsWhereTheFewestBytesCopy() {
         ClusterState two = threeDatastores().vm(vm("db", true, VmOverride.DEFAULT, "A", "100", "B", "20")).build();
+        // the whole VM, its home along (vSphere's intra-VM affinity keeps the .vmx with the VMDKs); db/2000 stays and
+        // only db/2001 copies
         assertThat(plan(two).moves()).singleElement().satisfies(m -> {
-            assertThat(m.diskIds()).containsExactly("db/2001");
+            assertThat(m.diskIds()).containsExactly("db/2000", "db/2001");
+            assertThat(m.wholeVm()).isTrue();
+            assertThat(m.sizeGb()).isEqualTo(20.0);
             assertThat(m.sourceDatastoreId()).isEqualTo("B");
             assertThat(m.destinationDatastoreId()).isEqualTo("A");
             assertThat(m.reason()).isEqualTo(ReasonCode.VIRTUAL_DISK_JOINT_AFFIN);
-            assertThat(m.explanation().summary()).startsWith("VM db keeps its VMDKs together but they are on A, B; moving disk db/2001"
+            assertThat(m.explanation().summary()).startsWith("VM db keeps its VMDKs together but they are on A, B; moving VM db"
                     + " (20.0 GB) to A, where the fewest bytes copy");
         });
         // spread over three: one relocation of the whole VM, from where most of what copies is
         ClusterState three = threeDatastores().vm(vm("db", true, VmOverride.DEFAULT, "A", "100", "B", "30", "C", "20")).build();
         assertThat(plan(three).moves()).singleElement().satisfies(m -> {
             assertThat(m.diskIds()).containsExactly("db/2000", "db/2001", "db/2002");
+            assertThat(m.sizeGb()).as("what copies: the disks on B and C").isEqualTo(50.0);
             assertThat(m.sourceDatastoreId()).isEqualTo("B");
             assertThat(m.destinationDatastoreId()).isEqualTo("A");
             assertThat(m.explanation().summary()).contains("moving VM db (50.0 GB) to A");
@@ -122,7 +127,8 @@ class RuleRepairTest {
         assertThat(MaintenanceEvacuation.plan(state, "A", false).faults()).extracting(Fault::message)
                 .containsExactly("VM db keeps its VMDKs together but they are on several datastores; fix its placement first");
         assertThat(plan(state).moves()).singleElement().satisfies(m -> {
-            assertThat(m.diskIds()).containsExactly("db/2000");
+            assertThat(m.diskIds()).containsExactly("db/2000", "db/2001");
+            assertThat(m.sizeGb()).isEqualTo(100.0);
             assertThat(m.sourceDatastoreId()).isEqualTo("A");
             assertThat(m.destinationDatastoreId()).isEqualTo("B");
             assertThat(m.reason()).isEqualTo(ReasonCode.VIRTUAL_DISK_JOINT_AFFIN);
