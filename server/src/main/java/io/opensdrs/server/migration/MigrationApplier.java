@@ -63,7 +63,7 @@ public class MigrationApplier {
         this.stored = stored.getIfAvailable(() -> StoredInventory.NONE);
         this.store = store;
         this.properties = properties;
-        this.preconditions = new MigrationPreconditions(rules.getIfAvailable(() -> PlacementRules.NONE));
+        this.preconditions = new MigrationPreconditions(rules.getIfAvailable(() -> PlacementRules.NONE), descriptions);
     }
 
     public boolean hasVCenter() {

@@ -16,9 +16,11 @@ public final class MigrationPreconditions {
     private static final double GIB = 1024.0 * 1024 * 1024;
 
     private final PlacementRules rules;
+    private final MoveDescriptions names;
 
-    public MigrationPreconditions(PlacementRules rules) {
+    public MigrationPreconditions(PlacementRules rules, MoveDescriptions names) {
         this.rules = rules;
+        this.names = names;
     }
 
     public enum Verdict { GO, ALREADY_DONE, WAIT, FAIL }
@@ -35,7 +37,7 @@ public final class MigrationPreconditions {
 
     /** @param reservedOnDestination bytes other in-flight actions will still write to the destination */
     public Outcome check(InventorySnapshot inv, MigrationAction a, long reservedOnDestination) {
-        Optional<Outcome> gone = placementGone(inv, a);
+        Optional<Outcome> gone = placementGone(inv, a, names);
         if (gone.isPresent()) {
             return gone.get();
         }
@@ -56,7 +58,8 @@ public final class MigrationPreconditions {
         for (String s : a.sourceDatastores()) {
             Optional<InventorySnapshot.Datastore> src = inv.datastore(s);
             if (src.isEmpty() || !src.get().accessible()) {
-                return Outcome.fail("InaccessibleDatastore", "Unable to access source datastore '" + inv.datastoreName(s) + "'");
+                return Outcome.fail("InaccessibleDatastore", "Unable to access source datastore '"
+                        + src.map(InventorySnapshot.Datastore::name).orElseGet(() -> names.datastore(s)) + "'");
             }
         }
         if (dest.maintenanceMode() != null && !"normal".equals(dest.maintenanceMode())) {
@@ -88,16 +91,18 @@ public final class MigrationPreconditions {
      * ({@code ALREADY_DONE}); empty while the action still applies. The applier asks it of
      * vCenter before it issues an action; {@link OutdatedRecommendations} asks it of the stored
      * inventory to withdraw pending recommendations a change outside Storage DRS has overtaken.
+     * A VM or destination gone from {@code inv} is named as the stored inventory last read it.
      */
-    public static Optional<Outcome> placementGone(InventorySnapshot inv, MigrationAction a) {
+    public static Optional<Outcome> placementGone(InventorySnapshot inv, MigrationAction a, MoveDescriptions names) {
         Optional<InventorySnapshot.Vm> vmOpt = inv.vm(a.vmId());
         if (vmOpt.isEmpty()) {
-            return Optional.of(Outcome.fail("NotFound", "VM " + a.vmId() + " no longer exists"));
+            return Optional.of(Outcome.fail("NotFound", "VM " + names.vm(a.vmId()) + " no longer exists"));
         }
         InventorySnapshot.Vm vm = vmOpt.get();
         Optional<InventorySnapshot.Datastore> destOpt = inv.datastore(a.destinationDatastore());
         if (destOpt.isEmpty()) {
-            return Optional.of(Outcome.fail("NotFound", "destination datastore " + a.destinationDatastore() + " no longer exists"));
+            return Optional.of(Outcome.fail("NotFound", "destination datastore " + names.datastore(a.destinationDatastore())
+                    + " no longer exists"));
         }
         InventorySnapshot.Datastore dest = destOpt.get();
         if (a.homeOnly()) {

@@ -25,9 +25,9 @@ public class MoveDescriptions {
     public String of(List<MigrationAction> actions) {
         List<String> parts = new ArrayList<>();
         for (MigrationAction a : actions) {
-            String vm = "VM " + name("vm", a.vmId());
-            String from = a.sourceDatastores().stream().map(ds -> name("datastore", ds)).collect(Collectors.joining(", "));
-            String to = name("datastore", a.destinationDatastore());
+            String vm = "VM " + vm(a.vmId());
+            String from = a.sourceDatastores().stream().map(this::datastore).collect(Collectors.joining(", "));
+            String to = datastore(a.destinationDatastore());
             if (a.homeOnly()) {
                 parts.add("the home of " + vm + " from " + from + " to " + to);
             } else if (a.wholeVm()) {
@@ -39,6 +39,16 @@ public class MoveDescriptions {
             }
         }
         return String.join("; ", parts);
+    }
+
+    /** A VM's name as the inventory holds it, or last held it. */
+    public String vm(String moid) {
+        return name("vm", moid);
+    }
+
+    /** A datastore's name as the inventory holds it, or last held it. */
+    public String datastore(String moid) {
+        return name("datastore", moid);
     }
 
     private String name(String table, String moid) {

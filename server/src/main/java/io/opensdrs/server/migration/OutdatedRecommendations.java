@@ -32,11 +32,13 @@ public class OutdatedRecommendations {
     private final MigrationStore store;
     private final Recommendations recommendations;
     private final JdbcTemplate jdbc;
+    private final MoveDescriptions names;
 
-    public OutdatedRecommendations(MigrationStore store, Recommendations recommendations, JdbcTemplate jdbc) {
+    public OutdatedRecommendations(MigrationStore store, Recommendations recommendations, JdbcTemplate jdbc, MoveDescriptions names) {
         this.store = store;
         this.recommendations = recommendations;
         this.jdbc = jdbc;
+        this.names = names;
     }
 
     /** Withdraws every pending recommendation whose placement is gone from the stored inventory; how many. */
@@ -61,7 +63,7 @@ public class OutdatedRecommendations {
         InventorySnapshot stored = storedPlacement(vms);
         int withdrawn = 0;
         for (Map.Entry<Long, List<MigrationAction>> e : actions.entrySet()) {
-            Optional<String> why = e.getValue().stream().map(a -> MigrationPreconditions.placementGone(stored, a))
+            Optional<String> why = e.getValue().stream().map(a -> MigrationPreconditions.placementGone(stored, a, names))
                     .flatMap(Optional::stream).map(MigrationPreconditions.Outcome::message).findFirst();
             if (why.isPresent() && recommendations.withdrawOutdated(e.getKey(), why.get())) {
                 log.info("recommendation {} withdrawn: {}", e.getKey(), why.get());

@@ -1125,7 +1125,7 @@ abstract class BalancingIntegrationSuite {
         // the removed datastore is named as it was last read, not by its moid
         String removedName = removed.equals("datastore-12") ? "ds-b" : "ds-c";
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("dismissed: made for a placement that is gone: destination datastore " + removed + " no longer exists (")
+                .contains("dismissed: made for a placement that is gone: destination datastore " + removedName + " no longer exists (")
                 .contains(" from ds-a to " + removedName + ")")
                 .doesNotContain(" to " + removed + ")");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
