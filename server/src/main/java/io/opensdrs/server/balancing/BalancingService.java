@@ -35,9 +35,11 @@ public class BalancingService {
     private final StrategyRegistry strategies = StrategyRegistry.withBuiltInStrategies();
     private final ClusterPlanningLock planning;
     private final MeterRegistry meters;
+    private final KeptTogetherHomes keptTogetherHomes;
 
     public BalancingService(ClusterStateAssembler assembler, ClusterPolicies policies, PlanRecorder recorder, Clock clock,
-                            ClusterPlanningLock planning, MeterRegistry meters) {
+                            ClusterPlanningLock planning, MeterRegistry meters, KeptTogetherHomes keptTogetherHomes) {
+        this.keptTogetherHomes = keptTogetherHomes;
         this.assembler = assembler;
         this.planning = planning;
         this.policies = policies;
@@ -70,9 +72,10 @@ public class BalancingService {
                 // seeded from the clock: Romano's annealing is reproducible for a given run time
                 BalancingStrategy strategy = strategies.create(name, started.toEpochMilli());
                 MovePlan plan = strategy.plan(a.state());
+                VmHomeEvacuation.Planned homes = keptTogetherHomes.plan(plan, a);
                 recorder.supersede(clusterId, RUN_REASONS, null);
-                long runId = recorder.startRun(clusterId, trigger, name, plan, started);
-                PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a);
+                long runId = recorder.startRun(clusterId, trigger, name, plan, homes, started);
+                PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a).and(recorder.recordHomes(clusterId, runId, name, homes, a));
                 return new BalancingViews.RunView(runId, clusterId, trigger, name, r.recommendationIds(), r.appliedIds(), r.faults(),
                         plan.notes());
             } finally {

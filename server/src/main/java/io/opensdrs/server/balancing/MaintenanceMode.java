@@ -181,18 +181,13 @@ public class MaintenanceMode {
         homePlan = new VmHomeEvacuation.Planned(homePlan.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
                 homePlan.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList());
         recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
-        long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
+        long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, homePlan, clock.instant());
         PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
-        PlanRecorder.Recorded h = recorder.recordHomes(t.clusterId(), runId, homePlan, a);
+        PlanRecorder.Recorded all = r.and(recorder.recordHomes(t.clusterId(), runId, MaintenanceEvacuation.NAME, homePlan, a));
         jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE, evacuation_run_id = ? WHERE datastore_moid = ?", runId, t.id());
         MaintenanceState after = settle(t, a.state());
         return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                homes.homesOn(t.id()), concat(r.recommendationIds(), h.recommendationIds()), concat(r.appliedIds(), h.appliedIds()),
-                concat(r.faults(), h.faults()), plan.notes());
-    }
-
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+                homes.homesOn(t.id()), all.recommendationIds(), all.appliedIds(), all.faults(), plan.notes());
     }
 
     /**

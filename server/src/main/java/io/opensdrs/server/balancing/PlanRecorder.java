@@ -60,9 +60,23 @@ public class PlanRecorder {
 
     /** What was recorded. */
     public record Recorded(List<Long> recommendationIds, List<Long> appliedIds, List<BalancingViews.FaultView> faults) {
+
+        /** This and then {@code more}: a run's disk moves and its homes' moves. */
+        public Recorded and(Recorded more) {
+            return new Recorded(concat(recommendationIds, more.recommendationIds), concat(appliedIds, more.appliedIds),
+                    concat(faults, more.faults));
+        }
+
+        private static <T> List<T> concat(List<T> a, List<T> b) {
+            return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+        }
     }
 
-    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, Instant started) {
+    /** The run's row and history line, counting the plan's moves and faults with those of the homes that move on their own. */
+    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, VmHomeEvacuation.Planned homes,
+                         Instant started) {
+        int moves = plan.moves().size() + homes.moves().size();
+        int faults = plan.faults().size() + homes.faults().size();
         GeneratedKeyHolder key = new GeneratedKeyHolder();
         String notes = String.join("; ", plan.notes());
         jdbc.update(c -> {
@@ -71,15 +85,15 @@ public class PlanRecorder {
             ps.setString(1, clusterId);
             ps.setString(2, trigger);
             ps.setString(3, strategy);
-            ps.setInt(4, plan.moves().size());
-            ps.setInt(5, plan.faults().size());
+            ps.setInt(4, moves);
+            ps.setInt(5, faults);
             ps.setString(6, notes.length() > 4000 ? notes.substring(0, 4000) : notes);
             ps.setTimestamp(7, Timestamp.from(started));
             ps.setTimestamp(8, Timestamp.from(clock.instant()));
             return ps;
         }, key);
         long runId = key.getKey().longValue();
-        history(clusterId, "run", trigger + " run with " + strategy + ": " + plan.moves().size() + " moves, " + plan.faults().size()
+        history(clusterId, "run", trigger + " run with " + strategy + ": " + moves + " moves, " + faults
                 + " faults" + (notes.isEmpty() ? "" : " (" + truncate(notes, 1500) + ")"), null);
         return runId;
     }
@@ -141,19 +155,24 @@ public class PlanRecorder {
     }
 
     /**
-     * Records the homes an evacuation moves on their own ({@link VmHomeEvacuation}): a
-     * {@code datastoreMaint} recommendation each, with its explanation (so that a newer plan
-     * supersedes it, and Storage DRS turned off withdraws it), applied at once when automated.
+     * Records the homes that move on their own — off a datastore entering maintenance
+     * ({@link VmHomeEvacuation}), or to the disks they are kept together with
+     * ({@link KeptTogetherHomes}): a recommendation each with the home move's reason and its
+     * explanation (so that a newer plan supersedes it, and Storage DRS turned off withdraws it),
+     * applied at once when automated.
+     *
+     * @param strategy what planned them, for the explanation
      */
-    public Recorded recordHomes(String clusterId, long runId, VmHomeEvacuation.Planned homes, ClusterStateAssembler.Assembled a) {
+    public Recorded recordHomes(String clusterId, long runId, String strategy, VmHomeEvacuation.Planned homes,
+                                ClusterStateAssembler.Assembled a) {
         List<Long> ids = new ArrayList<>();
         List<Long> applied = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         for (BalancingViews.FaultView f : homes.faults()) {
             faults.add(fault(clusterId, runId, f, a.state().names()));
         }
-        String reason = ReasonCode.DATASTORE_MAINT.wireName();
         for (VmHomeEvacuation.HomeMove h : homes.moves()) {
+            String reason = h.reason().wireName();
             Recommendation r;
             try {
                 r = recommendations.create(clusterId, reason,
@@ -165,7 +184,7 @@ public class PlanRecorder {
             }
             ids.add(r.id());
             Instant now = clock.instant();
-            BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(r.id(), runId, MaintenanceEvacuation.NAME, reason,
+            BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(r.id(), runId, strategy, reason,
                     h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, h.summary(),
                     List.of(), null, null, now.toString());
             writeExplanation(view);

@@ -44,9 +44,9 @@ public class VmHomeEvacuation {
         this.policies = policies;
     }
 
-    /** A home to move off the datastore. */
+    /** A home to move on its own: off a datastore entering maintenance, or to its kept-together disks ({@link KeptTogetherHomes}). */
     public record HomeMove(String vmId, String vmName, String sourceDatastoreId, String destinationDatastoreId, String summary,
-                           boolean autoApplicable) {
+                           boolean autoApplicable, ReasonCode reason) {
     }
 
     public record Planned(List<HomeMove> moves, List<BalancingViews.FaultView> faults) {
@@ -123,7 +123,7 @@ public class VmHomeEvacuation {
             moves.add(new HomeMove(vm.vmId(), vm.name(), datastoreId, destination,
                     "datastore " + source + " is entering maintenance; the home of VM " + vm.name() + " (its configuration files)"
                             + " goes to " + a.datastoreName(destination) + ", " + why + "; its disks stay where they are",
-                    AutomationPolicy.autoApplicable(state.settings(), ReasonCode.DATASTORE_MAINT, override)));
+                    AutomationPolicy.autoApplicable(state.settings(), ReasonCode.DATASTORE_MAINT, override), ReasonCode.DATASTORE_MAINT));
         }
         return new Planned(moves, faults);
     }

@@ -1145,4 +1145,69 @@ abstract class BalancingIntegrationSuite {
         assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
         call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
     }
+
+    /**
+     * vSphere's intra-VM affinity keeps a VM's home with its VMDKs: a VM that keeps them together
+     * with its home on another datastore of the cluster than its disks gets a move of the home alone
+     * to them, under the rule-enforcement level; excluded from Storage DRS, a fault; not keeping
+     * its VMDKs together, nothing.
+     */
+    @Test
+    @Order(14)
+    void aKeptTogetherVmWhoseHomeIsNotWithItsDisksGetsItsHomeMovedToThem() throws Exception {
+        inventory.setSnapshot(withApp("kh1", "datastore-11"));
+        vcenter.setInventory(withAppInVCenter("datastore-11"));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        List<Long> home = new ArrayList<>();
+        for (JsonNode r : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (ids(run.get("recommendationIds")).contains(r.get("id").asLong()) && "vm-33".equals(r.get("vm").asText())) {
+                assertThat(r.get("homeOnly").asBoolean()).as(r.toString()).isTrue();
+                assertThat(r.get("source").asText()).isEqualTo("datastore-11");
+                assertThat(r.get("destination").asText()).as("where app's disk is").isEqualTo("datastore-12");
+                assertThat(r.get("state").asText()).as("the rule-enforcement level inherits manual").isEqualTo("PENDING");
+                home.add(r.get("id").asLong());
+            }
+        }
+        assertThat(home).as(run.toString()).hasSize(1);
+        JsonNode e = call(HttpMethod.GET, "/api/v1/recommendations/" + home.get(0) + "/explanation", null, 200);
+        assertThat(e.get("reasonCode").asText()).isEqualTo("virtualDiskJointAffin");
+        assertThat(e.get("summary").asText()).isEqualTo("VM app keeps its VMDKs together but its home (configuration files, logs,"
+                + " swap) is on ds-a and its disks on ds-b; the home joins its disks on ds-b, the fewest bytes to copy");
+        JsonNode history = call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200);
+        assertThat(history.toString()).contains("virtualDiskJointAffin: the home of VM app from ds-a to ds-b (manual: awaiting approval)");
+        JsonNode lastRun = null;
+        for (JsonNode h : history) {
+            if ("run".equals(h.get("action").asText()) && lastRun == null) {
+                lastRun = h; // newest first
+            }
+        }
+        assertThat(lastRun).isNotNull();
+        assertThat(lastRun.get("detail").asText()).as("the home's move counted with the run's")
+                .contains(": " + run.get("recommendationIds").size() + " moves, 0 faults");
+
+        Map<String, Object> excluded = settings("manual");
+        excluded.put("vmOverrides", List.of(Map.of("vmId", "vm-33", "behavior", "excluded")));
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", excluded, 200);
+        JsonNode again = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(again.get("faults").toString()).as(again.toString()).contains("\"vmId\":\"vm-33\"")
+                .contains("VM app keeps its VMDKs together but its home (configuration files, logs, swap) is on ds-a and its disks on"
+                        + " ds-b; the VM is excluded from Storage DRS: fix it by hand");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + home.get(0), null, 200).get("state").asText())
+                .as("the next run's plan replaces it").isEqualTo("DISMISSED");
+
+        Map<String, Object> apart = settings("manual");
+        apart.put("keepVmdksTogether", false);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", apart, 200);
+        JsonNode free = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(free.get("faults").toString()).doesNotContain("vm-33");
+        for (JsonNode r : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (ids(free.get("recommendationIds")).contains(r.get("id").asLong())) {
+                assertThat(r.get("vm").asText()).as("a VM that does not keep its VMDKs together may keep its home apart").isNotEqualTo("vm-33");
+            }
+        }
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
 }

@@ -50,7 +50,8 @@ class RuleRepairVcsimTest {
 
     /**
      * a and b on ds1, against their VM anti-affinity rule; pair's two disks on ds1, against its
-     * VMDK anti-affinity rule; spread's disks on ds2 and ds3, though it keeps them together.
+     * VMDK anti-affinity rule; spread's disks on ds2 and ds3, though it keeps them together; astray's
+     * only disk on ds2 and its home on ds3, though it keeps its VMDKs together (the cluster's default).
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
@@ -60,7 +61,8 @@ class RuleRepairVcsimTest {
             + "{\"name\":\"pair\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
             + "{\"name\":\"disk2\",\"sizeGB\":2,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"spread\",\"host\":\"h1\",\"datastore\":\"ds2\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"ds2\"},"
-            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds3\"}]}]}";
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
+            + "{\"name\":\"astray\",\"host\":\"h1\",\"datastore\":\"ds3\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -113,6 +115,8 @@ class RuleRepairVcsimTest {
         assertThat(datastoresOf("spread")).containsExactly("ds2", "ds3");
         assertThat(FaithfulVcsim.vmPath(vcsim, "a")).startsWith("[ds1] ");
         assertThat(FaithfulVcsim.vmPath(vcsim, "pair")).startsWith("[ds1] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "astray")).startsWith("[ds3] ");
+        assertThat(datastoresOf("astray")).containsExactly("ds2");
 
         JsonNode run = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(run.get("faults")).as(run.toString()).isEmpty();
@@ -123,8 +127,14 @@ class RuleRepairVcsimTest {
             reasonOf.put(vm, e.get("reasonCode").asText());
             System.out.println("rule repair: " + e.get("summary").asText());
         }
-        assertThat(reasonOf).as("the smaller of a and b moves; pair's smaller disk; spread's disk on ds3 joins ds2")
-                .isEqualTo(Map.of("a", "virtualDiskAntiAffin", "pair", "virtualDiskAntiAffin", "spread", "virtualDiskJointAffin"));
+        assertThat(reasonOf).as("the smaller of a and b moves; pair's smaller disk; spread's disk on ds3 joins ds2; astray's home"
+                        + " joins its disk").isEqualTo(Map.of("a", "virtualDiskAntiAffin", "pair", "virtualDiskAntiAffin",
+                        "spread", "virtualDiskJointAffin", "astray", "virtualDiskJointAffin"));
+        String astray = jdbc.queryForObject("SELECT moid FROM vm WHERE name = 'astray'", String.class);
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + pod + "/history", null, 200).toString())
+                .contains("virtualDiskJointAffin: the home of VM astray from ds3 to ds2 (");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE vm_moid = ? AND home_only", Long.class, astray))
+                .as("astray's home moves alone: its disk is where it goes").isEqualTo(1);
         for (JsonNode id : run.get("recommendationIds")) {
             if (api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200).get("state").asText().equals("PENDING")) {
                 api.call(HttpMethod.POST, "/api/v1/recommendations/" + id.asLong() + "/apply", null, 200);
@@ -156,10 +166,12 @@ class RuleRepairVcsimTest {
         assertThat(FaithfulVcsim.vmPath(vcsim, "a")).as("a's home").startsWith("[" + datastoresOf("a").get(0) + "] ");
         assertThat(FaithfulVcsim.vmPath(vcsim, "pair")).as("pair's home").startsWith("[ds1] ");
         assertThat(FaithfulVcsim.vmPath(vcsim, "spread")).as("spread's home").startsWith("[ds2] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "astray")).as("astray's home, with its disk").startsWith("[ds2] ");
+        assertThat(datastoresOf("astray")).containsExactly("ds2");
 
         // the server's stored inventory reads each move before its recommendation is APPLIED (the scheduled sync here runs
         // hourly): what it stores is what govc reads, and the next run, planned on it at once, finds nothing to fix
-        for (String vm : List.of("a", "b", "pair", "spread")) {
+        for (String vm : List.of("a", "b", "pair", "spread", "astray")) {
             assertThat(storedDatastoresOf(vm)).as("%s as the server stores it, right after APPLIED", vm).isEqualTo(datastoresOf(vm));
         }
         JsonNode again = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
