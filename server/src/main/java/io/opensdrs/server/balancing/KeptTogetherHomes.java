@@ -30,11 +30,11 @@ import java.util.stream.Collectors;
  * a VM created with its disks on another datastore than its .vmx — is a violation it cannot see.
  * This finds those and gives each a move of the home alone to its disks' datastore (the few bytes
  * to copy, not the disks), reason {@code virtualDiskJointAffin}, under the rule-enforcement
- * automation level; a VM excluded from Storage DRS, or whose disks' datastore takes no files,
- * is a fault that says so.
+ * automation level; a VM excluded from Storage DRS, or with its home or its disks on a datastore
+ * that is not accessible, is a fault that says so.
  * <p>
- * A VM the plan moves, or faults, is left to the plan: a whole-VM move takes the home along, and
- * a home left by a move of disks alone is seen at the next run. A home on a datastore entering
+ * A VM the plan moves, or faults, is left to the plan: a kept-together VM moves whole, its home
+ * along. A home on a datastore entering
  * maintenance is its evacuation's ({@link VmHomeEvacuation}); one outside the cluster is not the
  * cluster's rule to enforce (the vSphere rule applies inside one datastore cluster).
  */

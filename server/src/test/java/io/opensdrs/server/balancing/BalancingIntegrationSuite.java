@@ -472,6 +472,13 @@ abstract class BalancingIntegrationSuite {
         return new InventorySnapshot(version, c.datacenters(), c.clusters(), c.datastores(), c.hosts(), vms);
     }
 
+    /** vCenter and its inventory source hold {@link #withApp}, read by a full sync. */
+    void syncWithApp(String version, String appHome) throws Exception {
+        inventory.setSnapshot(withApp(version, appHome));
+        vcenter.setInventory(withAppInVCenter(appHome));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+    }
+
     static io.opensdrs.server.vsphere.InventorySnapshot withAppInVCenter(String appHome) {
         io.opensdrs.server.vsphere.InventorySnapshot c = crowdedInVCenter();
         List<io.opensdrs.server.vsphere.InventorySnapshot.Vm> vms = new ArrayList<>(c.vms());
@@ -491,9 +498,7 @@ abstract class BalancingIntegrationSuite {
     @Test
     @Order(8)
     void aVmHomeLeftBehindMovesAloneAndTheDatastoreIsInMaintenanceOnlyOnceItHasGone() throws Exception {
-        inventory.setSnapshot(withApp("h1", "datastore-11"));
-        vcenter.setInventory(withAppInVCenter("datastore-11"));
-        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        syncWithApp("h1", "datastore-11");
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
         JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
         assertThat(m.get("disksRemaining").asInt()).isEqualTo(3);
@@ -1155,9 +1160,7 @@ abstract class BalancingIntegrationSuite {
     @Test
     @Order(14)
     void aKeptTogetherVmWhoseHomeIsNotWithItsDisksGetsItsHomeMovedToThem() throws Exception {
-        inventory.setSnapshot(withApp("kh1", "datastore-11"));
-        vcenter.setInventory(withAppInVCenter("datastore-11"));
-        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        syncWithApp("kh1", "datastore-11");
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
 
         JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
