@@ -94,7 +94,7 @@ final class RuleRepair {
                         violation + "; no datastore can take them all: " + String.join("; ", reasons)));
                 continue;
             }
-            // the source a move records: where most of what copies is; the forecast covers that part. The VM
+            // the source a move records: where most of what copies is. The VM
             // gathers as one relocation of the whole VM, its home along: vSphere's intra-VM affinity keeps the
             // .vmx, logs and swap with the VMDKs (a move of disks alone could leave the home apart from them), and
             // vCenter relocates a VM's disks from one source datastore per move of disks alone. The disks
@@ -102,14 +102,23 @@ final class RuleRepair {
             int source = largestSource(p, bestMoving);
             int[] fromSource = on(p, bestMoving, source);
             MovableUnit unit = p.unit(v, sourceFirst(p, disks, source));
-            CostBenefit.Result r = costBenefit.evaluate(p.unit(v, fromSource), source, best);
+            // the destination's forecast and the copy's cost count every disk that lands; each source's
+            // forecast, the disks that leave it (a gather from several lists them all)
+            CostBenefit.Result r = costBenefit.evaluate(p.unit(v, bestMoving), source, best,
+                    p.load(source).predictWith(null, fromSource, null));
+            List<DatastoreForecast> forecasts = new ArrayList<>(List.of(r.source()));
+            for (int j : new LinkedHashSet<>(Arrays.stream(bestMoving).map(p::diskDatastore).boxed().toList())) {
+                if (j != source) {
+                    forecasts.add(costBenefit.evaluate(p.unit(v, on(p, bestMoving, j)), j, best).source());
+                }
+            }
+            forecasts.add(r.destination());
             String summary = String.format(Locale.ROOT, "%s; moving %s (%.1f GB) to %s, where the fewest bytes copy: "
                             + "source %s → %s ms, destination %s → %s ms (%s)",
                     violation, p.unitName(unit), bestGb, p.datastoreName(best), r.source().latencyBeforeMs(),
                     r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(),
                     r.destination().model());
-            b.add(unit, best, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN, summary, List.of(r.source(), r.destination()), r.cost(),
-                    r.benefit(), false);
+            b.add(unit, best, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN, summary, forecasts, r.cost(), r.benefit(), false);
         }
     }
 

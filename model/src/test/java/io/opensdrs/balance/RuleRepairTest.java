@@ -80,7 +80,16 @@ class RuleRepairTest {
             assertThat(m.sourceDatastoreId()).isEqualTo("B");
             assertThat(m.destinationDatastoreId()).isEqualTo("A");
             assertThat(m.explanation().summary()).contains("moving VM db (50.0 GB) to A");
+            assertThat(m.explanation().datastores()).extracting(DatastoreForecast::datastoreId).containsExactly("B", "C", "A");
         });
+        // A's forecast counts every disk that lands: after the gather A holds all of db, as when C's disk was there already
+        ClusterState fromB = threeDatastores().vm(vm("db", true, VmOverride.DEFAULT, "A", "100", "B", "30", "A", "20")).build();
+        assertThat(after(plan(three).moves().get(0), "A")).isEqualTo(after(plan(fromB).moves().get(0), "A"));
+    }
+
+    private static double after(Move m, String datastore) {
+        return m.explanation().datastores().stream().filter(f -> f.datastoreId().equals(datastore)).findFirst().orElseThrow()
+                .latencyAfterMs().value();
     }
 
     @Test
