@@ -19,6 +19,15 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
   const pending = recs.filter(isPending);
   const done = recs.filter((r) => !isPending(r));
 
+  // The page follows what it applied only while it is shown. Left (another page, or a re-render), it stops polling
+  // and refreshes nothing: a refresh then would re-render whatever page the administrator went to, mid-read.
+  let shown = true;
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  ctx.onLeave(() => {
+    shown = false;
+    clearTimeout(refreshTimer);
+  });
+
   const act = async (r: RecommendationView, what: 'apply' | 'dismiss' | 'cancel') => {
     clear(status);
     status.append(h('span', null, `${what === 'apply' ? 'Applying' : what === 'dismiss' ? 'Dismissing' : 'Cancelling'} recommendation ${r.id}…`));
@@ -27,19 +36,21 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
         : what === 'dismiss' ? await ctx.api.dismissRecommendation(r.id) : await ctx.api.cancelRecommendation(r.id);
       // follow the storage vMotions until the recommendation is done one way or another
       const deadline = Date.now() + 10 * 60 * 1000;
-      while (out && /^(APPLYING)$/i.test(out.state) && Date.now() < deadline) {
+      while (shown && out && /^(APPLYING)$/i.test(out.state) && Date.now() < deadline) {
         clear(status);
         status.append(alert('info', `Recommendation ${r.id}: ${out.state} — ${progressText(out, names)}`, 'rec-progress'));
         await new Promise((res) => setTimeout(res, 1500));
+        if (!shown) break;
         out = await ctx.api.recommendation(r.id);
       }
+      if (!shown) return;
       clear(status);
       if (out && /^(FAILED)$/i.test(out.state)) {
         status.append(alert('danger', `Recommendation ${r.id} failed: ${out.faultType ?? ''} ${out.faultMessage ?? ''}`.trim(), 'rec-failed'));
       } else {
         status.append(alert('success', `Recommendation ${r.id}: ${out?.state ?? 'done'}${out?.actions?.length ? ` — ${progressText(out, names)}` : ''}.`, 'rec-done'));
       }
-      setTimeout(() => ctx.refresh(), 1500);
+      refreshTimer = setTimeout(() => ctx.refresh(), 1500);
     } catch (e) {
       clear(status);
       status.append(errorBox(what === 'apply' ? 'Apply' : what === 'dismiss' ? 'Dismiss' : 'Cancel', e));
