@@ -379,7 +379,7 @@ abstract class ServerIntegrationSuite {
                 List.of(InMemoryInventorySource.ds("datastore-13", "ds-c", "group-p1", 500L << 30, 50L << 30)), List.of(),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                         new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] web/web.vmdk", 40L << 30, "datastore-11"),
-                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-c] web/web_1.vmdk", 100L << 30, "datastore-13")), "datastore-11")),
+                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-c] web/web_1.vmdk", 100L << 30, "datastore-13")), "datastore-11", 0)),
                 List.of(new InventoryChanges.Removed(InventoryChanges.Kind.VM, "vm-32"))));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1", null, 200).get("datastores").asInt()).isEqualTo(3);

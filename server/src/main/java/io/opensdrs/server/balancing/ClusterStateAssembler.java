@@ -56,7 +56,8 @@ import java.util.Set;
 public class ClusterStateAssembler {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterStateAssembler.class);
-    private static final double GB = 1024.0 * 1024 * 1024;
+    /** Bytes in the GB (GiB) the engine counts space in. */
+    static final double GB = 1024.0 * 1024 * 1024;
 
     /** A disk the agents have not reported yet: no load, Pesto's injector shape (4 KiB random reads). */
     static final Workload UNOBSERVED = new Workload(0, 4, 1, 1);

@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  * a VM created with its disks on another datastore than its .vmx — is a violation it cannot see.
  * This finds those and gives each a move of the home alone to its disks' datastore (the few bytes
  * to copy, not the disks), reason {@code virtualDiskJointAffin}, under the rule-enforcement
- * automation level; a VM excluded from Storage DRS, or with its home or its disks on a datastore
- * that is not accessible, is a fault that says so.
+ * automation level; a VM excluded from Storage DRS, with its home or its disks on a datastore
+ * that is not accessible, or whose home would take its disks' datastore over the space threshold
+ * once the plan has landed ({@link HomeSpace}), is a fault that says so.
  * <p>
  * A VM the plan moves, or faults, is left to the plan: a kept-together VM moves whole, its home
  * along. A home on a datastore entering
@@ -42,9 +43,11 @@ import java.util.stream.Collectors;
 public class KeptTogetherHomes {
 
     private final JdbcTemplate jdbc;
+    private final PlanRecorder recorder;
 
-    public KeptTogetherHomes(JdbcTemplate jdbc) {
+    public KeptTogetherHomes(JdbcTemplate jdbc, PlanRecorder recorder) {
         this.jdbc = jdbc;
+        this.recorder = recorder;
     }
 
     private record Home(String vmId, String name, String datastoreId) {
@@ -68,6 +71,7 @@ public class KeptTogetherHomes {
         // the engine's own reading of keep-together: the VM's override, else the cluster's default,
         // switched off by a VMDK anti-affinity rule on the VM
         WorkingPlacement placement = new WorkingPlacement(state);
+        HomeSpace space = new HomeSpace(jdbc, plan, a, recorder::movesWholeVm);
         List<VmHomeEvacuation.HomeMove> moves = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         String reason = ReasonCode.VIRTUAL_DISK_JOINT_AFFIN.wireName();
@@ -103,8 +107,15 @@ public class KeptTogetherHomes {
                         + a.datastoreName(from.accessible() ? target : home.datastoreId()) + " is not accessible"));
                 continue;
             }
+            String full = space.refusal(vm.id(), target);
+            if (full != null) {
+                faults.add(new BalancingViews.FaultView(vm.id(), null, home.datastoreId(), reason, violation + "; " + full));
+                continue;
+            }
+            space.moveHome(vm.id(), home.datastoreId(), target);
             moves.add(new VmHomeEvacuation.HomeMove(vm.id(), home.name(), home.datastoreId(), target,
-                    violation + "; the home joins its disks on " + a.datastoreName(target) + ", the fewest bytes to copy",
+                    violation + "; the home" + space.sizeOfHome(vm.id()) + " joins its disks on "
+                            + a.datastoreName(target) + ", the fewest bytes to copy",
                     AutomationPolicy.autoApplicable(state.settings(), ReasonCode.VIRTUAL_DISK_JOINT_AFFIN, vm.override()),
                     ReasonCode.VIRTUAL_DISK_JOINT_AFFIN));
         }

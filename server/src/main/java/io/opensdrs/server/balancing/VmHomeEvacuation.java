@@ -26,8 +26,9 @@ import java.util.Set;
  * elsewhere, or leave one by one (a VMDK anti-affinity rule, a VM that does not keep its VMDKs
  * together) — gets a move of its own, to where most of the VM's disk data will be (keeping the
  * VM's files together, as Storage DRS's intra-VM affinity does), else to the datastore with the
- * most free space; among the cluster's datastores that are accessible, not in maintenance and
- * mounted on the VM's host. A home with nowhere to go, or of a VM excluded from Storage DRS, is
+ * most room under its space threshold; among the cluster's datastores that are accessible, not in
+ * maintenance, mounted on the VM's host and left under their space threshold with the home once the
+ * plan has landed ({@link HomeSpace}). A home with nowhere to go, or of a VM excluded from Storage DRS, is
  * a fault with the reason; the home of a VM whose disks the engine could not move stays with
  * them, under their fault.
  */
@@ -73,6 +74,7 @@ public class VmHomeEvacuation {
         List<HomeMove> moves = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         String source = a.datastoreName(datastoreId);
+        HomeSpace space = new HomeSpace(jdbc, plan, a, recorder::movesWholeVm);
         for (HomeOf vm : jdbc.query("SELECT moid, name, host_moid FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
                 (rs, i) -> new HomeOf(rs.getString(1), rs.getString(2), rs.getString(3)), datastoreId)) {
             if (plan.moves().stream().anyMatch(m -> m.vmId().equals(vm.vmId()) && recorder.movesWholeVm(m))) {
@@ -94,6 +96,20 @@ public class VmHomeEvacuation {
                 continue;
             }
             Set<String> candidates = candidates(datastoreId, vm.hostId(), state);
+            if (candidates.isEmpty()) {
+                faults.add(new BalancingViews.FaultView(vm.vmId(), null, datastoreId, ReasonCode.DATASTORE_MAINT.wireName(),
+                        "the home of VM " + vm.name() + " cannot leave " + source + ": no other datastore of the cluster is accessible,"
+                                + " out of maintenance and mounted on its host"));
+                continue;
+            }
+            Map<String, String> full = new LinkedHashMap<>();
+            candidates.forEach(c -> {
+                String refusal = space.refusal(vm.vmId(), c);
+                if (refusal != null) {
+                    full.put(c, refusal);
+                }
+            });
+            candidates.removeAll(full.keySet());
             Map<String, Double> bytesAfter = bytesAfterPlan(vm.vmId(), plan);
             String destination = null;
             double best = 0;
@@ -105,24 +121,25 @@ public class VmHomeEvacuation {
             }
             String why = "where most of its disk data will be";
             if (destination == null) {
-                why = "the datastore with the most free space";
+                why = "the datastore with the most room under its space threshold";
                 for (String c : candidates) {
-                    long free = a.datastores().get(c).freeBytes();
-                    if (destination == null || free > best) {
+                    double room = space.roomGb(c);
+                    if (destination == null || room > best) {
                         destination = c;
-                        best = free;
+                        best = room;
                     }
                 }
             }
             if (destination == null) {
                 faults.add(new BalancingViews.FaultView(vm.vmId(), null, datastoreId, ReasonCode.DATASTORE_MAINT.wireName(),
-                        "the home of VM " + vm.name() + " cannot leave " + source + ": no other datastore of the cluster is accessible,"
-                                + " out of maintenance and mounted on its host"));
+                        "the home of VM " + vm.name() + " cannot leave " + source + ": " + String.join("; ", full.values())));
                 continue;
             }
+            space.moveHome(vm.vmId(), datastoreId, destination);
             moves.add(new HomeMove(vm.vmId(), vm.name(), datastoreId, destination,
                     "datastore " + source + " is entering maintenance; the home of VM " + vm.name() + " (its configuration files)"
-                            + " goes to " + a.datastoreName(destination) + ", " + why + "; its disks stay where they are",
+                            + space.sizeOfHome(vm.vmId()) + " goes to " + a.datastoreName(destination) + ", " + why
+                            + "; its disks stay where they are",
                     AutomationPolicy.autoApplicable(state.settings(), ReasonCode.DATASTORE_MAINT, override), ReasonCode.DATASTORE_MAINT));
         }
         return new Planned(moves, faults);

@@ -48,8 +48,10 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
     /**
      * @param homeDatastoreMoid the datastore of the VM's home (its configuration file and the files
      *     beside it); null when unknown
+     * @param homeBytes the size of the home's files there, VMDKs not counted (vm.layoutEx)
      */
-    public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid) {
+    public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid,
+                         long homeBytes) {
         public VmInfo {
             disks = List.copyOf(disks);
         }

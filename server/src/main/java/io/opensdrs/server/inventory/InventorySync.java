@@ -234,8 +234,8 @@ public class InventorySync implements StoredInventory {
     private void upsert(InventorySnapshot.VmInfo v) {
         jdbc.update("DELETE FROM virtual_disk WHERE vm_moid = ?", v.moid());
         jdbc.update("DELETE FROM vm WHERE moid = ?", v.moid());
-        jdbc.update("INSERT INTO vm (moid, name, host_moid, home_datastore_moid) VALUES (?, ?, ?, ?)", v.moid(), v.name(), v.hostMoid(),
-                v.homeDatastoreMoid());
+        jdbc.update("INSERT INTO vm (moid, name, host_moid, home_datastore_moid, home_bytes) VALUES (?, ?, ?, ?, ?)", v.moid(), v.name(),
+                v.hostMoid(), v.homeDatastoreMoid(), v.homeBytes());
         rememberName(v.moid(), v.name());
         for (InventorySnapshot.VirtualDiskInfo d : v.disks()) {
             jdbc.update("INSERT INTO virtual_disk (vm_moid, disk_key, file_name, size_bytes, datastore_moid) VALUES (?, ?, ?, ?, ?)",

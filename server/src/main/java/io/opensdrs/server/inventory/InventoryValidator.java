@@ -69,6 +69,9 @@ final class InventoryValidator {
             if (v.homeDatastoreMoid() != null && (v.homeDatastoreMoid().isBlank() || v.homeDatastoreMoid().length() > 64)) {
                 return Optional.of(f + ".homeDatastoreMoid must be a datastore moid of 1 to 64 characters, or absent when unknown");
             }
+            if (v.homeBytes() < 0) {
+                return Optional.of(f + ".homeBytes must be >= 0");
+            }
             Set<Integer> keys = new HashSet<>();
             for (int j = 0; j < v.disks().size(); j++) {
                 var disk = v.disks().get(j);

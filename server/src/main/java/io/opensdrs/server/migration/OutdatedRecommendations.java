@@ -84,14 +84,14 @@ public class OutdatedRecommendations {
             List<InventorySnapshot.VirtualDisk> disks = jdbc.query("SELECT disk_key, file_name, datastore_moid, size_bytes FROM virtual_disk"
                             + " WHERE vm_moid = ? ORDER BY disk_key",
                     (rs, i) -> new InventorySnapshot.VirtualDisk(rs.getInt(1), null, rs.getString(2), rs.getString(3), rs.getLong(4), false), id);
-            jdbc.query("SELECT name, host_moid, home_datastore_moid FROM vm WHERE moid = ?", rs -> {
+            jdbc.query("SELECT name, host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?", rs -> {
                 Set<String> on = new LinkedHashSet<>();
                 disks.forEach(d -> on.add(d.datastoreId()));
                 String home = rs.getString(3);
                 if (home != null) {
                     on.add(home);
                 }
-                vms.add(new InventorySnapshot.Vm(id, rs.getString(1), rs.getString(2), List.copyOf(on), disks, home));
+                vms.add(new InventorySnapshot.Vm(id, rs.getString(1), rs.getString(2), List.copyOf(on), disks, home, rs.getLong(4)));
             }, id);
         }
         return new InventorySnapshot("", List.of(), List.of(), datastores, List.of(), vms);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns PropertyCollector results — full reads and WaitForUpdatesEx changes alike — into an
@@ -32,6 +33,16 @@ final class InventoryAssembler {
      */
     static final String VM_PATH_NAME = "summary.config.vmPathName";
 
+    /**
+     * The VM's files with their sizes: what its home holds besides the VMDKs. The whole object, not
+     * {@code layoutEx.file}: vCenter reports a relocation's change of it as one change of {@code layoutEx}.
+     */
+    static final String LAYOUT_EX = "layoutEx";
+
+    /** VirtualMachineFileLayoutExFileType values that are virtual-disk data, which moves with its disk, not with the home. */
+    private static final Set<String> DISK_FILE_TYPES = Set.of("diskDescriptor", "diskExtent",
+            "digestDescriptor", "digestExtent", "diskReplicationState");
+
     private final Map<ManagedObjectReference, Map<String, Object>> objects = new LinkedHashMap<>();
 
     /** The filter over a recursive container view of the root folder, with every property we read. */
@@ -45,7 +56,7 @@ final class InventoryAssembler {
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
-                List.of("name", "runtime.host", "datastore", "config.hardware.device", VM_PATH_NAME)));
+                List.of("name", "runtime.host", "datastore", "config.hardware.device", VM_PATH_NAME, LAYOUT_EX)));
         return spec;
     }
 
@@ -153,7 +164,27 @@ final class InventoryAssembler {
             }
         }
         List<String> on = ids(p.get("datastore"), "Datastore");
-        return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, homeDatastore(p.get(VM_PATH_NAME), on));
+        String home = homeDatastore(p.get(VM_PATH_NAME), on);
+        return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, home, homeBytes(p.get(LAYOUT_EX), home));
+    }
+
+    /**
+     * The bytes a move of the home copies: the VM's files on its home datastore that are not
+     * virtual-disk data — configuration, NVRAM, logs, swap, snapshot and suspend state.
+     */
+    private long homeBytes(Object layoutEx, String homeDatastoreId) {
+        if (homeDatastoreId == null || !(layoutEx instanceof InventoryTypes.VirtualMachineFileLayoutEx layout)) {
+            return 0;
+        }
+        Object homeName = objects.getOrDefault(new ManagedObjectReference("Datastore", homeDatastoreId), Map.of()).get("name");
+        long bytes = 0;
+        for (InventoryTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
+            if (f.size != null && f.size > 0 && f.name != null && !DISK_FILE_TYPES.contains(f.type)
+                    && f.name.startsWith("[" + homeName + "]")) {
+                bytes += f.size;
+            }
+        }
+        return bytes;
     }
 
     /**

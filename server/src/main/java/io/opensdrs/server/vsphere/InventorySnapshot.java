@@ -86,9 +86,11 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
      * @param datastoreIds the datastores holding any of the VM's files (vm.datastore)
      * @param homeDatastoreId the datastore of the VM's home — its configuration file and the files
      *     kept beside it ({@code summary.config.vmPathName}, {@code [datastore] vm/vm.vmx}); null when unknown
+     * @param homeBytes the size of the home's files on that datastore, VMDKs not counted (vm.layoutEx): what a
+     *     move of the home alone copies and lands on its destination
      */
     public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
-                     String homeDatastoreId) {
+                     String homeDatastoreId, long homeBytes) {
         public Vm {
             datastoreIds = List.copyOf(datastoreIds);
             disks = List.copyOf(disks);

@@ -90,7 +90,7 @@ class AssemblyDuringSyncTest {
         }).toList();
         List<InventorySnapshot.VmInfo> vms = new ArrayList<>(c.vms());
         vms.add(new InventorySnapshot.VmInfo("vm-36", "new", "host-21", List.of(new InventorySnapshot.VirtualDiskInfo(2000,
-                "[ds-d] new/new.vmdk", 500 * BalancingIntegrationSuite.GB, "datastore-14")), "datastore-14"));
+                "[ds-d] new/new.vmdk", 500 * BalancingIntegrationSuite.GB, "datastore-14")), "datastore-14", 0));
         return new InventorySnapshot(version, c.datacenters(), c.clusters(), dss, hosts, vms);
     }
 

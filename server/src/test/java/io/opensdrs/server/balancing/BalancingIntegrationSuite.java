@@ -153,9 +153,9 @@ abstract class BalancingIntegrationSuite {
                         new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12"))),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                                 new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] web/web.vmdk", 150 * GB, "datastore-11"),
-                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-a] web/web_1.vmdk", 100 * GB, "datastore-11")), "datastore-11"),
+                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-a] web/web_1.vmdk", 100 * GB, "datastore-11")), "datastore-11", 0),
                         new InventorySnapshot.VmInfo("vm-32", "db", "host-22", List.of(
-                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 300 * GB, "datastore-11")), "datastore-11")));
+                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 300 * GB, "datastore-11")), "datastore-11", 0)));
     }
 
     /** The same inventory as vCenter's own answer, for the applier's pre-conditions. */
@@ -172,9 +172,9 @@ abstract class BalancingIntegrationSuite {
                         new io.opensdrs.server.vsphere.InventorySnapshot.Host("host-22", "esx2", List.of("datastore-11", "datastore-12"))),
                 List.of(new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-31", "web", "host-21", List.of("datastore-11"), List.of(
                                 new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] web/web.vmdk", "datastore-11", 150 * GB, false),
-                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2001, "Hard disk 2", "[ds-a] web/web_1.vmdk", "datastore-11", 100 * GB, false)), "datastore-11"),
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2001, "Hard disk 2", "[ds-a] web/web_1.vmdk", "datastore-11", 100 * GB, false)), "datastore-11", 0),
                         new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-32", "db", "host-22", List.of("datastore-11"), List.of(
-                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] db/db.vmdk", "datastore-11", 300 * GB, false)), "datastore-11")));
+                                new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-a] db/db.vmdk", "datastore-11", 300 * GB, false)), "datastore-11", 0)));
     }
 
     void syncCrowded(String version) throws Exception {
@@ -415,7 +415,7 @@ abstract class BalancingIntegrationSuite {
         inventory.queue(new InventoryChanges("mm2", false, List.of(), List.of(), List.of(), List.of(),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                         new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] web/web.vmdk", 150 * GB, "datastore-12"),
-                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100 * GB, "datastore-12")), "datastore-12")),
+                        new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100 * GB, "datastore-12")), "datastore-12", 0)),
                 List.of(new InventoryChanges.Removed(InventoryChanges.Kind.VM, "vm-32"))));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
         maintenance.progress();
@@ -463,29 +463,29 @@ abstract class BalancingIntegrationSuite {
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", reset, 200);
     }
 
-    /** The crowded pod plus app (vm-33): its disk on ds-b, its home — its .vmx — on {@code appHome}. */
-    static InventorySnapshot withApp(String version, String appHome) {
+    /** The crowded pod plus app (vm-33): its disk on ds-b, its home — its .vmx — on {@code appHome}, of {@code homeBytes}. */
+    static InventorySnapshot withApp(String version, String appHome, long homeBytes) {
         InventorySnapshot c = crowded(version);
         List<InventorySnapshot.VmInfo> vms = new ArrayList<>(c.vms());
         vms.add(new InventorySnapshot.VmInfo("vm-33", "app", "host-21", List.of(
-                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] app/app.vmdk", 10 * GB, "datastore-12")), appHome));
+                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-b] app/app.vmdk", 10 * GB, "datastore-12")), appHome, homeBytes));
         return new InventorySnapshot(version, c.datacenters(), c.clusters(), c.datastores(), c.hosts(), vms);
     }
 
     /** vCenter and its inventory source hold {@link #withApp}, read by a full sync. */
-    void syncWithApp(String version, String appHome) throws Exception {
-        inventory.setSnapshot(withApp(version, appHome));
-        vcenter.setInventory(withAppInVCenter(appHome));
+    void syncWithApp(String version, String appHome, long homeBytes) throws Exception {
+        inventory.setSnapshot(withApp(version, appHome, homeBytes));
+        vcenter.setInventory(withAppInVCenter(appHome, homeBytes));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
     }
 
-    static io.opensdrs.server.vsphere.InventorySnapshot withAppInVCenter(String appHome) {
+    static io.opensdrs.server.vsphere.InventorySnapshot withAppInVCenter(String appHome, long homeBytes) {
         io.opensdrs.server.vsphere.InventorySnapshot c = crowdedInVCenter();
         List<io.opensdrs.server.vsphere.InventorySnapshot.Vm> vms = new ArrayList<>(c.vms());
         vms.add(new io.opensdrs.server.vsphere.InventorySnapshot.Vm("vm-33", "app", "host-21",
                 appHome.equals("datastore-12") ? List.of("datastore-12") : List.of(appHome, "datastore-12"), List.of(
                         new io.opensdrs.server.vsphere.InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-b] app/app.vmdk", "datastore-12",
-                                10 * GB, false)), appHome));
+                                10 * GB, false)), appHome, homeBytes));
         return new io.opensdrs.server.vsphere.InventorySnapshot("1", c.datacenters(), c.storagePods(), c.datastores(), c.hosts(), vms);
     }
 
@@ -498,7 +498,7 @@ abstract class BalancingIntegrationSuite {
     @Test
     @Order(8)
     void aVmHomeLeftBehindMovesAloneAndTheDatastoreIsInMaintenanceOnlyOnceItHasGone() throws Exception {
-        syncWithApp("h1", "datastore-11");
+        syncWithApp("h1", "datastore-11", 0);
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
         JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
         assertThat(m.get("disksRemaining").asInt()).isEqualTo(3);
@@ -537,7 +537,7 @@ abstract class BalancingIntegrationSuite {
         assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + disk.get("id").asLong(), null, 200).at("/actions/0/state").asText())
                 .as("queued behind the home's relocation").isEqualTo("QUEUED");
         call(HttpMethod.POST, "/api/v1/recommendations/" + disk.get("id").asLong() + "/cancel", null, 200);
-        vcenter.setInventory(withAppInVCenter("datastore-12"));
+        vcenter.setInventory(withAppInVCenter("datastore-12", 0));
         vcenter.complete(call(HttpMethod.GET, "/api/v1/recommendations/" + home, null, 200).at("/actions/0/taskId").asText());
         deadline = System.currentTimeMillis() + 15_000;
         while (!call(HttpMethod.GET, "/api/v1/recommendations/" + home, null, 200).get("state").asText().equals("APPLIED")
@@ -550,7 +550,7 @@ abstract class BalancingIntegrationSuite {
         // web and db gone from ds-a and vCenter holding it in maintenance, but app's home on it in an inventory read after
         // its move was verified: put back (by hand), so entering and its move planned again; once the inventory shows the
         // home gone, in maintenance
-        InventorySnapshot gone = withApp("h2", "datastore-11");
+        InventorySnapshot gone = withApp("h2", "datastore-11", 0);
         List<InventorySnapshot.VmInfo> onlyApp = gone.vms().stream().filter(v -> v.moid().equals("vm-33")).toList();
         List<InventorySnapshot.DatastoreInfo> dss = new ArrayList<>(gone.datastores());
         dss.set(0, new InventorySnapshot.DatastoreInfo("datastore-11", "ds-a", "ds:///vmfs/volumes/datastore-11/", "datacenter-1",
@@ -571,7 +571,7 @@ abstract class BalancingIntegrationSuite {
         assertThat(jdbc.queryForList("SELECT r.id FROM recommendation r JOIN migration_action a ON a.recommendation_id = r.id"
                 + " WHERE r.state = 'PENDING' AND a.vm_moid = 'vm-33'", Long.class)).as("its new move accounts for it").isEqualTo(again);
         inventory.setSnapshot(new InventorySnapshot("h3", gone.datacenters(), gone.clusters(), dss, gone.hosts(),
-                withApp("h3", "datastore-12").vms().stream().filter(v -> v.moid().equals("vm-33")).toList()));
+                withApp("h3", "datastore-12", 0).vms().stream().filter(v -> v.moid().equals("vm-33")).toList()));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
         maintenance.progress();
         assertThat(maintenance.state("datastore-11").name()).isEqualTo("IN_MAINTENANCE");
@@ -973,7 +973,7 @@ abstract class BalancingIntegrationSuite {
         // a VM created on ds-a after the plan: planned again, db left to its running relocation
         inventory.queue(new InventoryChanges("lb2", false, List.of(), List.of(), List.of(), List.of(),
                 List.of(new InventorySnapshot.VmInfo("vm-34", "late", "host-21", List.of(
-                        new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] late/late.vmdk", 20 * GB, "datastore-11")), "datastore-11")),
+                        new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] late/late.vmdk", 20 * GB, "datastore-11")), "datastore-11", 0)),
                 List.of()));
         call(HttpMethod.POST, "/api/v1/inventory/sync?kind=incremental", null, 200);
         assertThat(leftOn("ds-a")).as("what keeps ds-a entering, and where each stands").containsExactlyEntriesOf(new TreeMap<>(Map.of(
@@ -1160,7 +1160,7 @@ abstract class BalancingIntegrationSuite {
     @Test
     @Order(14)
     void aKeptTogetherVmWhoseHomeIsNotWithItsDisksGetsItsHomeMovedToThem() throws Exception {
-        syncWithApp("kh1", "datastore-11");
+        syncWithApp("kh1", "datastore-11", 0);
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
 
         JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
@@ -1212,5 +1212,55 @@ abstract class BalancingIntegrationSuite {
             }
         }
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
+
+    /**
+     * A home is bytes too — configuration, logs, swap (vm.layoutEx) — and a home moved on its own must
+     * leave its destination under the space threshold once the run's plan has landed, as a disk must:
+     * otherwise a fault that says how full it would be, for the rule's repair and for an evacuation.
+     */
+    @Test
+    @Order(15)
+    void aHomeMovedAloneMustFitUnderTheSpaceThresholdOnceThePlanHasLanded() throws Exception {
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        // ds-b: 2000 GB, 200 GB used, threshold 80 % = 1600 GB. A 1300-GB home fits beside what ds-b holds now, not once
+        // the plan has moved db (300 GB) off ds-a, at 90 %, onto it
+        syncWithApp("ks1", "datastore-11", 1300 * GB);
+        JsonNode run = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        for (JsonNode r : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (ids(run.get("recommendationIds")).contains(r.get("id").asLong())) {
+                assertThat(r.get("vm").asText()).as(r.toString()).isNotEqualTo("vm-33");
+            }
+        }
+        assertThat(run.get("faults").toString()).as(run.toString()).contains("\"vmId\":\"vm-33\"")
+                .contains("VM app keeps its VMDKs together but its home (configuration files, logs, swap) is on ds-a and its disks"
+                        + " on ds-b; its home (1300.0 GB) would take datastore ds-b to 1800.0 GB, over its space threshold of 1600.0 GB");
+
+        syncWithApp("ks2", "datastore-11", 12 * GB + 512L * 1024 * 1024);
+        JsonNode small = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200);
+        assertThat(small.get("faults").toString()).doesNotContain("vm-33");
+        List<String> summaries = new ArrayList<>();
+        for (JsonNode r : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (ids(small.get("recommendationIds")).contains(r.get("id").asLong()) && "vm-33".equals(r.get("vm").asText())) {
+                summaries.add(call(HttpMethod.GET, "/api/v1/recommendations/" + r.get("id").asLong() + "/explanation", null, 200)
+                        .get("summary").asText());
+            }
+        }
+        assertThat(summaries).containsExactly("VM app keeps its VMDKs together but its home (configuration files, logs, swap) is on"
+                + " ds-a and its disks on ds-b; the home (12.5 GB) joins its disks on ds-b, the fewest bytes to copy");
+
+        // entering maintenance: web and db leave ds-a whole for ds-b, their disks (550 GB) and web's 100-GB home (the
+        // swap of a large VM) with them, so an 800-GB home has nowhere to go
+        InventorySnapshot big = withApp("ks3", "datastore-11", 800 * GB);
+        inventory.setSnapshot(new InventorySnapshot("ks3", big.datacenters(), big.clusters(), big.datastores(), big.hosts(),
+                big.vms().stream().map(v -> !v.moid().equals("vm-31") ? v
+                        : new InventorySnapshot.VmInfo(v.moid(), v.name(), v.hostMoid(), v.disks(), v.homeDatastoreMoid(), 100 * GB)).toList()));
+        vcenter.setInventory(withAppInVCenter("datastore-11", 800 * GB));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        JsonNode m = call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200);
+        assertThat(m.toString()).contains("the home of VM app cannot leave ds-a: its home (800.0 GB) would take datastore ds-b to 1650.0 GB,"
+                + " over its space threshold of 1600.0 GB");
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        syncCrowded("ks4");
     }
 }

@@ -75,9 +75,9 @@ public class InMemoryInventorySource implements VCenterInventorySource {
                         new InventorySnapshot.HostInfo("host-22", "esx2", "datacenter-1", List.of("datastore-11", "datastore-12", "datastore-13"))),
                 List.of(new InventorySnapshot.VmInfo("vm-31", "web", "host-21", List.of(
                                 new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] web/web.vmdk", 40L << 30, "datastore-11"),
-                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100L << 30, "datastore-12")), "datastore-11"),
+                                new InventorySnapshot.VirtualDiskInfo(2001, "[ds-b] web/web_1.vmdk", 100L << 30, "datastore-12")), "datastore-11", 0),
                         new InventorySnapshot.VmInfo("vm-32", "db", "host-22", List.of(
-                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 200L << 30, "datastore-11")), "datastore-11")));
+                                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] db/db.vmdk", 200L << 30, "datastore-11")), "datastore-11", 0)));
     }
 
     public static InventorySnapshot.DatastoreInfo ds(String moid, String name, String pod, long capacity, long free) {

@@ -18,7 +18,7 @@ class InventoryPlacementRulesTest {
             disks.add(new InventorySnapshot.VirtualDisk(2000 + i, "Hard disk " + (i + 1), "[" + diskDatastores[i] + "] " + id + "/d" + i
                     + ".vmdk", diskDatastores[i], 1L << 30, false));
         }
-        return new InventorySnapshot.Vm(id, "name-" + id, "host-1", List.of(diskDatastores), disks, null);
+        return new InventorySnapshot.Vm(id, "name-" + id, "host-1", List.of(diskDatastores), disks, null, 0);
     }
 
     static InventorySnapshot inventory(StorageDrsRules rules, InventorySnapshot.Vm... vms) {

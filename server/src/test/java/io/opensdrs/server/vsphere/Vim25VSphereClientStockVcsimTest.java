@@ -138,6 +138,21 @@ class Vim25VSphereClientStockVcsimTest {
         assertThat(disk.capacityBytes()).isPositive();
         assertThat(inv.datastore(disk.datastoreId())).isPresent();
         assertThat(vm.hostId()).isNotNull();
+
+        // the home's size: the VM's files on its home datastore that are not disk data, as govc lists them (vm.layoutEx)
+        assertThat(vm.homeDatastoreId()).isNotNull();
+        String homeName = inv.datastore(vm.homeDatastoreId()).orElseThrow().name();
+        long home = 0;
+        int homeFiles = 0;
+        for (JsonNode f : govcJson("object.collect", "vm/DC0_H0_VM0", "layoutEx").at("/0/val/file")) {
+            if (f.get("name").asText().startsWith("[" + homeName + "] ") && !f.get("type").asText().startsWith("disk")) {
+                home += f.path("size").asLong();
+                homeFiles++;
+            }
+        }
+        assertThat(homeFiles).as("vmx, nvram and log").isGreaterThanOrEqualTo(3);
+        assertThat(home).as("the simulator's vmware.log has bytes").isPositive();
+        assertThat(vm.homeBytes()).isEqualTo(home);
     }
 
     private static JsonNode field(JsonNode n, String name) {

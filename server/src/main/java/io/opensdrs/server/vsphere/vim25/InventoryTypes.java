@@ -124,6 +124,21 @@ public final class InventoryTypes {
         public List<VirtualDevice> items = new ArrayList<>();
     }
 
+    /** VirtualMachine.layoutEx: the files of the VM, each with its datastore path, type and size. */
+    @XmlType(name = "VirtualMachineFileLayoutEx")
+    public static class VirtualMachineFileLayoutEx {
+        public List<VirtualMachineFileLayoutExFileInfo> file = new ArrayList<>();
+    }
+
+    /** One file of a VM: {@code [datastore] path}, a VirtualMachineFileLayoutExFileType and its size in bytes. */
+    @XmlType(name = "VirtualMachineFileLayoutExFileInfo")
+    public static class VirtualMachineFileLayoutExFileInfo {
+        public int key;
+        public String name;
+        public String type;
+        public Long size;
+    }
+
     /** StoragePod.podStorageDrsEntry.storageDrsConfig: the pod's Storage DRS settings and rules. */
     @XmlType(name = "StorageDrsConfigInfo")
     public static class StorageDrsConfigInfo {

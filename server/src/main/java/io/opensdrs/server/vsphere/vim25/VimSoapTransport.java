@@ -68,6 +68,7 @@ final class VimSoapTransport {
                     InventoryTypes.DatastoreSummary.class, InventoryTypes.StoragePodSummary.class,
                     InventoryTypes.ArrayOfVirtualDevice.class, InventoryTypes.VirtualDisk.class,
                     InventoryTypes.VirtualDiskFlatVer2BackingInfo.class, InventoryTypes.StorageDrsConfigInfo.class,
+                    InventoryTypes.VirtualMachineFileLayoutEx.class,
                     TaskTypes.TaskInfo.class, TaskTypes.VirtualMachineRelocateSpec.class, TaskTypes.StoragePlacementResult.class,
                     ExtensionTypes.Extension.class,
                     VimRequests.ThisOnly.class, VimRequests.Login.class, VimRequests.RetrievePropertiesEx.class,
