@@ -74,9 +74,10 @@ public final class MovePlanBuilder {
             diskIds.add(placement.diskId(i));
         }
         boolean auto = AutomationPolicy.autoApplicable(placement.settings(), reason, placement.vmOverride(unit.vm()));
-        boolean wholeVm = placement.keepsTogether(unit.vm()) && disks.length == placement.vmDisks(unit.vm()).length;
-        // what copies: a VM gathered onto a datastore already holding some of its disks leaves those where they are
-        double copiedGb = 0;
+        boolean wholeVm = placement.carriesHome(unit.vm(), disks);
+        // what copies: a VM gathered onto a datastore already holding some of its disks leaves those where they are;
+        // a whole VM's home (configuration, logs, swap) copies too unless it is there already
+        double copiedGb = placement.homeArrivingGb(unit.vm(), disks, destination);
         for (int i : disks) {
             if (placement.diskDatastore(i) != destination) {
                 copiedGb += placement.diskSizeGb(i);

@@ -50,6 +50,7 @@ public final class RuleChecker {
                 incoming += p.diskSizeGb[i];
             }
         }
+        incoming += p.homeArrivingGb(vm, disks, destination);
         double limit = p.settings.spaceLimitGb(p.capacityGb[destination]);
         if (incoming > 0 && p.usedGb[destination] + incoming > limit + 1e-9) {
             return String.format(Locale.ROOT, "datastore %s would hold %.1f GB, over its space threshold of %.1f GB",

@@ -9,15 +9,28 @@ import java.util.List;
  * @param keepTogether intra-VM affinity ("keep VMDKs together"); null = the cluster default
  *     ({@link BalancingSettings#keepVmdksTogetherByDefault()}); a VMDK anti-affinity rule on
  *     the VM switches it off, as in vSphere
+ * @param homeDatastoreId the datastore of the VM's home — its configuration files, logs, swap; null
+ *     when unknown or outside the cluster
+ * @param homeGb the home's size: a move of the whole VM copies it with the VMDKs and lands it on the
+ *     destination, whose space threshold counts it
  */
-public record VmState(String id, String hostId, VmOverride override, Boolean keepTogether, List<DiskState> disks) {
+public record VmState(String id, String hostId, VmOverride override, Boolean keepTogether, List<DiskState> disks,
+                      String homeDatastoreId, double homeGb) {
 
     public VmState {
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("vm id must not be blank");
         }
+        if (!(homeGb >= 0) || Double.isInfinite(homeGb)) {
+            throw new IllegalArgumentException("vm " + id + ": homeGb must be >= 0, got " + homeGb);
+        }
         override = override == null ? VmOverride.DEFAULT : override;
         disks = List.copyOf(disks);
+    }
+
+    /** A VM whose home the engine does not know: a whole-VM move is counted by its VMDKs alone. */
+    public VmState(String id, String hostId, VmOverride override, Boolean keepTogether, List<DiskState> disks) {
+        this(id, hostId, override, keepTogether, disks, null, 0);
     }
 
     public static VmState of(String id, String hostId, List<DiskState> disks) {
@@ -25,10 +38,14 @@ public record VmState(String id, String hostId, VmOverride override, Boolean kee
     }
 
     public VmState withOverride(VmOverride o) {
-        return new VmState(id, hostId, o, keepTogether, disks);
+        return new VmState(id, hostId, o, keepTogether, disks, homeDatastoreId, homeGb);
     }
 
     public VmState withDisks(List<DiskState> d) {
-        return new VmState(id, hostId, override, keepTogether, d);
+        return new VmState(id, hostId, override, keepTogether, d, homeDatastoreId, homeGb);
+    }
+
+    public VmState withHome(String datastoreId, double gb) {
+        return new VmState(id, hostId, override, keepTogether, disks, datastoreId, gb);
     }
 }

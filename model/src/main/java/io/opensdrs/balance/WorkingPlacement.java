@@ -55,6 +55,9 @@ public final class WorkingPlacement {
     // The mutable part.
     final int[] diskDatastore;
     final double[] usedGb;
+    /** Per VM: its home's size, and its datastore (-1: unknown or outside the cluster); a whole-VM move takes it along. */
+    final double[] homeGb;
+    final int[] homeDatastore;
     final DatastoreLoad[] loads;
     /** Per datastore, over its disks seen doing IO: Σ O and Σ observed IOPS (Little's law, {@link #ioWeightedLatency}). */
     final double[] ioOio;
@@ -118,6 +121,8 @@ public final class WorkingPlacement {
         vmOverride = new VmOverride[vmCount];
         keepTogether = new boolean[vmCount];
         vmDisks = new int[vmCount][];
+        homeGb = new double[vmCount];
+        homeDatastore = new int[vmCount];
         int diskCount = vms.stream().mapToInt(v -> v.disks().size()).sum();
         diskIds = new String[diskCount];
         diskSizeGb = new double[diskCount];
@@ -145,6 +150,8 @@ public final class WorkingPlacement {
             }
             vmOverride[v] = vm.override();
             keepTogether[v] = vm.keepTogether() != null ? vm.keepTogether() : settings.keepVmdksTogetherByDefault();
+            homeGb[v] = vm.homeGb();
+            homeDatastore[v] = vm.homeDatastoreId() == null ? -1 : datastoreIndex.getOrDefault(vm.homeDatastoreId(), -1);
             vmDisks[v] = new int[vm.disks().size()];
             for (int i = 0; i < vm.disks().size(); i++) {
                 DiskState d = vm.disks().get(i);
@@ -255,6 +262,8 @@ public final class WorkingPlacement {
         vmRulesOfVm = o.vmRulesOfVm;
         diskDatastore = o.diskDatastore.clone();
         usedGb = o.usedGb.clone();
+        homeGb = o.homeGb;
+        homeDatastore = o.homeDatastore.clone();
         ioOio = o.ioOio.clone();
         ioIops = o.ioIops.clone();
         mixObserved = o.mixObserved.clone();
@@ -578,8 +587,9 @@ public final class WorkingPlacement {
         return out;
     }
 
+    /** The unit of these disks of VM v: its size is what the move copies, the home along when it carries it. */
     MovableUnit unit(int v, int[] disks) {
-        double size = 0;
+        double size = carriesHome(v, disks) ? homeGb[v] : 0;
         double oio = 0;
         for (int i : disks) {
             size += diskSizeGb[i];
@@ -597,6 +607,19 @@ public final class WorkingPlacement {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether a move of these disks is a move of the whole VM, its home along: vCenter relocates a VM
+     * that keeps its VMDKs together as one, every file of it (the plan records it so, {@link Move#wholeVm()}).
+     */
+    public boolean carriesHome(int vm, int[] disks) {
+        return keepTogether[vm] && disks.length == vmDisks[vm].length;
+    }
+
+    /** GB of the VM's home that a move of these disks lands on the destination: 0 unless it carries a home from elsewhere. */
+    public double homeArrivingGb(int vm, int[] disks, int destination) {
+        return carriesHome(vm, disks) && homeDatastore[vm] != destination ? homeGb[vm] : 0;
     }
 
     /** Applies a move to this working placement (never to the cluster state). */
@@ -623,6 +646,14 @@ public final class WorkingPlacement {
                 diskDatastore[i] = destination;
                 arriving.add(i);
             }
+        }
+        int v = disks.length == 0 ? -1 : diskVm[disks[0]];
+        if (v >= 0 && carriesHome(v, disks) && homeDatastore[v] != destination) {
+            if (homeDatastore[v] >= 0) {
+                usedGb[homeDatastore[v]] -= homeGb[v];
+            }
+            usedGb[destination] += homeGb[v];
+            homeDatastore[v] = destination;
         }
         loads[destination].apply(arriving.stream().mapToInt(Integer::intValue).toArray(), null);
         // The arriving disks' IOPS were observed elsewhere: the destination's mix is no longer known.

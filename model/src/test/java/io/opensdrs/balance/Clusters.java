@@ -70,6 +70,9 @@ public final class Clusters {
         for (DatastoreState d : datastores) {
             double used = 0;
             for (VmState vm : vms) {
+                if (d.id().equals(vm.homeDatastoreId())) {
+                    used += vm.homeGb();
+                }
                 for (DiskState disk : vm.disks()) {
                     if (disk.datastoreId().equals(d.id())) {
                         used += disk.sizeGb();

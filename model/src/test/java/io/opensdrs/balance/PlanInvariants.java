@@ -31,11 +31,13 @@ final class PlanInvariants {
         Map<String, VmState> vms = new HashMap<>();
         Map<String, Double> used = new HashMap<>();
         Map<String, Double> size = new HashMap<>();
+        Map<String, String> homeDs = new HashMap<>();
         for (DatastoreState d : state.datastores()) {
             used.put(d.id(), d.usedGb());
         }
         for (VmState vm : state.vms()) {
             vms.put(vm.id(), vm);
+            homeDs.put(vm.id(), vm.homeDatastoreId());
             for (DiskState d : vm.disks()) {
                 diskDs.put(d.id(), d.datastoreId());
                 vmOfDisk.put(d.id(), vm);
@@ -83,6 +85,14 @@ final class PlanInvariants {
                 used.merge(diskDs.get(disk), -size.get(disk), Double::sum);
                 used.merge(dst.id(), size.get(disk), Double::sum);
                 diskDs.put(disk, dst.id());
+            }
+            // a whole VM's relocation takes its home along, which the destination's space holds too
+            if (m.wholeVm() && !dst.id().equals(homeDs.get(vm.id()))) {
+                if (homeDs.get(vm.id()) != null) {
+                    used.merge(homeDs.get(vm.id()), -vm.homeGb(), Double::sum);
+                }
+                used.merge(dst.id(), vm.homeGb(), Double::sum);
+                homeDs.put(vm.id(), dst.id());
             }
             if (used.get(dst.id()) > state.settings().spaceLimitGb(dst.capacityGb()) + 1e-6) {
                 throw new AssertionError(where + "destination over its space threshold");

@@ -87,7 +87,14 @@ final class RandomWorlds {
             used = tentative;
             VmOverride override = rnd.nextDouble() < 0.8 ? VmOverride.DEFAULT
                     : VmOverride.values()[rnd.nextInt(VmOverride.values().length)];
-            VmState vm = new VmState("vm" + v, host.id(), override, keep, disks);
+            // its home (configuration, logs, swap of up to 32 GB of memory) beside its first disk, counted in the datastore's use
+            String homeDs = disks.get(0).datastoreId();
+            double homeGb = rnd.nextInt(33);
+            if (used[dsIds.indexOf(homeDs)] + homeGb > capacity[dsIds.indexOf(homeDs)] * 0.98) {
+                homeGb = 0;
+            }
+            used[dsIds.indexOf(homeDs)] += homeGb;
+            VmState vm = new VmState("vm" + v, host.id(), override, keep, disks, homeDs, homeGb);
             vms.add(vm);
             Set<String> dss = new HashSet<>();
             disks.forEach(d -> dss.add(d.datastoreId()));

@@ -127,6 +127,46 @@ class WorkflowTest {
     }
 
     /**
+     * A VM that keeps its VMDKs together moves whole, its home — configuration files, logs, swap — along:
+     * the destination's space threshold counts the home, and the move's size is what copies.
+     */
+    @Test
+    void aWholeVmMoveCountsItsHomeAgainstTheDestinationsSpaceThreshold() {
+        // A: 100 GB holding fat (a 30-GB disk and a 40-GB home) and other (20 GB): 90 %, over the 80 % threshold.
+        // fat's disk alone would fit on B (20 GB used) and on C (45 GB); with its home it fits on neither
+        ClusterState tight = Clusters.cluster()
+                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("C", 100, LqSlopeModel.of(1, 2), null)
+                .vm(VmState.of("fat", "h0", List.of(new DiskState("fat-d0", 30, "A", new Workload(1, 4, 1, 1), 0))).withHome("A", 40))
+                .vm("other", "A", 20, 1)
+                .vm("b1", "B", 20, 1)
+                .vm("c1", "C", 45, 1)
+                .build();
+        MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(tight);
+        PlanInvariants.check(tight, plan, false);
+        assertThat(plan.moves()).extracting(Move::vmId).containsExactly("other");
+
+        // with room on C, fat goes whole: 70 GB copy and land there
+        ClusterState roomy = Clusters.cluster()
+                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("C", 200, LqSlopeModel.of(1, 2), null)
+                .vm(VmState.of("fat", "h0", List.of(new DiskState("fat-d0", 30, "A", new Workload(1, 4, 1, 1), 0))).withHome("A", 40))
+                .vm("other", "A", 20, 1)
+                .vm("b1", "B", 20, 1)
+                .build();
+        plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(roomy);
+        PlanInvariants.check(roomy, plan, false);
+        Move fat = plan.moves().get(0);
+        assertThat(fat.vmId()).isEqualTo("fat");
+        assertThat(fat.wholeVm()).isTrue();
+        assertThat(fat.destinationDatastoreId()).isEqualTo("C");
+        assertThat(fat.sizeGb()).isEqualTo(70.0);
+        assertThat(fat.explanation().summary()).contains("70.0 GB");
+    }
+
+    /**
      * A datastore entering maintenance mode is its evacuation's: no strategy moves a disk off it
      * (nor onto it), though it is over its space threshold and the most loaded — a balancing move of
      * a disk the evacuation moves would be a second relocation of the same disk.

@@ -160,7 +160,10 @@ public class ClusterStateAssembler {
         Map<String, String> vmNames = new LinkedHashMap<>();
         Map<String, String> diskNames = new LinkedHashMap<>();
         Duration window = longestWindow();
-        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name FROM virtual_disk vd"
+        Map<String, String> homeOf = new LinkedHashMap<>();
+        Map<String, Double> homeGb = new LinkedHashMap<>();
+        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name, v.home_datastore_moid, v.home_bytes"
+                        + " FROM virtual_disk vd"
                         + " JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
                         + " WHERE d.cluster_moid = ? ORDER BY v.moid, vd.disk_key",
                 rs -> {
@@ -168,6 +171,8 @@ public class ClusterStateAssembler {
                     String diskId = WorkloadPercentiles.diskId(vm, rs.getInt(3));
                     vmHost.put(vm, rs.getString(2));
                     vmNames.put(vm, rs.getString(6));
+                    homeOf.put(vm, rs.getString(7));
+                    homeGb.put(vm, rs.getLong(8) / GB);
                     diskNames.put(diskId, "disk " + rs.getInt(3) + " of VM " + rs.getString(6));
                     Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
                     vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getLong(4) / GB, rs.getString(5),
@@ -183,8 +188,10 @@ public class ClusterStateAssembler {
         List<VmState> vms = new ArrayList<>();
         vmDisks.forEach((vm, disks) -> {
             String host = vmHost.get(vm);
+            // a home outside the cluster (or unknown) is no datastore of the engine's, but still lands with a whole-VM move
+            String home = byId.containsKey(homeOf.get(vm)) ? homeOf.get(vm) : null;
             vms.add(new VmState(vm, host != null && hostDatastores.containsKey(host) ? host : null,
-                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks));
+                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks, home, homeGb.get(vm)));
         });
         List<Rule> rules = rules(vcenterRules, vmDisks);
         Map<String, String> datastoreNames = new LinkedHashMap<>();

@@ -41,15 +41,21 @@ final class HomeSpace {
         this.settings = state.settings();
         this.cluster = a;
         state.datastores().forEach(d -> usedGb.put(d.id(), d.usedGb()));
-        jdbc.query("SELECT v.moid, v.home_datastore_moid, v.home_bytes FROM vm v JOIN datastore d ON d.moid = v.home_datastore_moid"
-                + " WHERE d.cluster_moid = ?", rs -> {
+        // the VMs with their home or a disk in the cluster (a home outside it counts on no datastore of the cluster)
+        jdbc.query("SELECT v.moid, v.home_datastore_moid, v.home_bytes FROM vm v WHERE v.home_datastore_moid IN"
+                + " (SELECT moid FROM datastore WHERE cluster_moid = ?) OR v.moid IN (SELECT vd.vm_moid FROM virtual_disk vd"
+                + " JOIN datastore d ON d.moid = vd.datastore_moid WHERE d.cluster_moid = ?)", rs -> {
                     homes.put(rs.getString(1), new Home(rs.getString(2), rs.getLong(3)));
-                }, state.clusterId());
+                }, state.clusterId(), state.clusterId());
         for (Move m : plan.moves()) {
-            land(m.sourceDatastoreId(), m.destinationDatastoreId(), m.sizeGb());
             Home h = homes.get(m.vmId());
-            if (h != null && movesWholeVm.test(m) && !h.datastoreId().equals(m.destinationDatastoreId())) {
-                land(h.datastoreId(), m.destinationDatastoreId(), h.bytes() / ClusterStateAssembler.GB);
+            boolean homeAlong = h != null && movesWholeVm.test(m) && !m.destinationDatastoreId().equals(h.datastoreId());
+            double homeGb = homeAlong ? h.bytes() / ClusterStateAssembler.GB : 0;
+            // Move.sizeGb is what copies: it holds the home when the engine moves the VM whole (Move.wholeVm), not when
+            // the applier takes the home along with the last disks of a VM leaving a datastore in maintenance
+            land(m.sourceDatastoreId(), m.destinationDatastoreId(), m.wholeVm() ? m.sizeGb() - homeGb : m.sizeGb());
+            if (homeAlong) {
+                land(h.datastoreId(), m.destinationDatastoreId(), homeGb);
             }
         }
     }
