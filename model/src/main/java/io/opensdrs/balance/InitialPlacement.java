@@ -37,11 +37,18 @@ public final class InitialPlacement {
     public record NewDisk(String id, double sizeGb, Workload workload) {
     }
 
-    /** A VM to place: its host, disks, keep-together (null = cluster default), and the rules it joins. */
-    public record NewVm(String id, String hostId, Boolean keepTogether, List<NewDisk> disks, List<Rule> rules) {
+    /**
+     * A VM to place: its host, disks, keep-together (null = cluster default), the rules it joins and
+     * its home's size — configuration files and the swap file a powered-on VM gets (its memory less
+     * its reservation) — which lands with its kept-together disks and counts against the space threshold.
+     */
+    public record NewVm(String id, String hostId, Boolean keepTogether, List<NewDisk> disks, List<Rule> rules, double homeGb) {
         public NewVm {
             disks = List.copyOf(disks);
             rules = rules == null ? List.of() : List.copyOf(rules);
+            if (!(homeGb >= 0) || Double.isInfinite(homeGb)) {
+                throw new IllegalArgumentException("new VM " + id + ": homeGb must be >= 0, got " + homeGb);
+            }
         }
     }
 
@@ -85,7 +92,7 @@ public final class InitialPlacement {
         datastores.add(new DatastoreState(UNPLACED, Double.MAX_VALUE / 4, 0, false, MaintenanceState.NORMAL,
                 LqSlopeModel.of(1, 0), null));
         List<VmState> vms = new ArrayList<>(state.vms());
-        vms.add(new VmState(request.id(), request.hostId(), VmOverride.DEFAULT, request.keepTogether(), disks));
+        vms.add(new VmState(request.id(), request.hostId(), VmOverride.DEFAULT, request.keepTogether(), disks, UNPLACED, request.homeGb()));
         List<Rule> rules = new ArrayList<>(state.rules());
         rules.addAll(request.rules());
         ClusterState extended = new ClusterState(state.clusterId(), datastores, state.hosts(), vms, rules, state.settings(), state.names());

@@ -69,7 +69,7 @@ class WorkflowTest {
                 .build();
         assertThat(InitialPlacement.averageWorkload(state).outstandingIos()).isEqualTo(12.0);
         InitialPlacement.Result r = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", null,
-                List.of(new InitialPlacement.NewDisk("n-d0", 20, null), new InitialPlacement.NewDisk("n-d1", 20, null)), null),
+                List.of(new InitialPlacement.NewDisk("n-d0", 20, null), new InitialPlacement.NewDisk("n-d1", 20, null)), null, 0),
                 InitialPlacement.Objective.PESTO_BALANCE);
         assertThat(r.faults()).isEmpty();
         assertThat(r.recommendations()).hasSize(1);
@@ -79,9 +79,29 @@ class WorkflowTest {
 
         InitialPlacement.Result basil = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", false,
                 List.of(new InitialPlacement.NewDisk("n-d0", 20, new Workload(4, 4, 1, 1))),
-                List.of(new Rule.VmAntiAffinity("r", Set.of("n", "x")))), InitialPlacement.Objective.BASIL_MIN_NORMALIZED_LOAD);
+                List.of(new Rule.VmAntiAffinity("r", Set.of("n", "x"))), 0), InitialPlacement.Objective.BASIL_MIN_NORMALIZED_LOAD);
         assertThat(basil.recommendations().get(0).datastoreId()).isEqualTo("idle");
         assertThat(basil.recommendations().get(0).rankedDatastores()).containsExactly("idle");
+    }
+
+    /** A new VM's home (its swap: memory less reservation) lands with its disks: a datastore it would fill past the threshold is no choice. */
+    @Test
+    void initialPlacementCountsTheNewVmsHomeAgainstTheSpaceThreshold() {
+        ClusterState state = Clusters.cluster()
+                .datastore("idle", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("busy", 1000, LqSlopeModel.of(1, 2), null)
+                .vm("x", "busy", 10, 12)
+                .build();
+        List<InitialPlacement.NewDisk> disk = List.of(new InitialPlacement.NewDisk("n-d0", 20, null));
+        InitialPlacement.Result small = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", null, disk,
+                null, 8), InitialPlacement.Objective.PESTO_BALANCE);
+        assertThat(small.recommendations().get(0).datastoreId()).isEqualTo("idle");
+        assertThat(small.recommendations().get(0).rankedDatastores()).containsExactly("idle", "busy");
+        // 20 GB of disk and a 64-GB home: 84 GB on idle, over its 80-GB threshold
+        InitialPlacement.Result big = InitialPlacement.recommendDatastores(state, new InitialPlacement.NewVm("n", "h0", null, disk,
+                null, 64), InitialPlacement.Objective.PESTO_BALANCE);
+        assertThat(big.recommendations().get(0).datastoreId()).isEqualTo("busy");
+        assertThat(big.recommendations().get(0).rankedDatastores()).containsExactly("busy");
     }
 
     @Test

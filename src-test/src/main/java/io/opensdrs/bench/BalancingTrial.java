@@ -347,7 +347,7 @@ public final class BalancingTrial {
                 disks.add(new InitialPlacement.NewDisk(vm.name() + "/" + d.name(), d.sizeGB(), workload(d)));
             }
             InitialPlacement.Result r = InitialPlacement.recommendDatastores(state,
-                    new InitialPlacement.NewVm(vm.name(), vm.host(), null, disks, List.of()),
+                    new InitialPlacement.NewVm(vm.name(), vm.host(), null, disks, List.of(), 0),
                     InitialPlacement.Objective.PESTO_BALANCE);
             if (r.recommendations().size() != 1) {
                 throw new IllegalStateException("IO-balanced setup of " + s.name() + ": " + vm.name()

@@ -67,9 +67,13 @@ public class BalancingController {
         }
     }
 
-    /** POST /clusters/{id}/placement body: a new disk; no workload = the cluster's average (Pesto §5.4.2). */
+    /**
+     * POST /clusters/{id}/placement body: a new VM's disk; no workload = the cluster's average (Pesto §5.4.2);
+     * {@code homeGB} its home (configuration files and swap: its memory less its reservation), placed with it.
+     */
     public record PlacementRequest(
             @NotNull @DecimalMin(value = "0.0", inclusive = false) @DecimalMax("65536") Double sizeGB,
+            @DecimalMin("0.0") @DecimalMax("65536") Double homeGB,
             @Valid WorkloadRequest workload,
             @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String vm,
             @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String hostId,
@@ -114,7 +118,8 @@ public class BalancingController {
         queries.cluster(clusterId);
         InitialPlacement.Objective objective = "basil".equals(r.objective())
                 ? InitialPlacement.Objective.BASIL_MIN_NORMALIZED_LOAD : InitialPlacement.Objective.PESTO_BALANCE;
-        return placement.recommend(clusterId, r.sizeGB(), r.workload() == null ? null : r.workload().toWorkload(), r.vm(), r.hostId(),
+        return placement.recommend(clusterId, r.sizeGB(), r.homeGB() == null ? 0 : r.homeGB(),
+                r.workload() == null ? null : r.workload().toWorkload(), r.vm(), r.hostId(),
                 objective);
     }
 

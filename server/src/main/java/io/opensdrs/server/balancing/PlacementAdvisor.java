@@ -32,13 +32,14 @@ public class PlacementAdvisor {
     }
 
     /**
-     * {@code workload} null = the cluster's average (Pesto §5.4.2); {@code hostId} null = any host.
+     * {@code workload} null = the cluster's average (Pesto §5.4.2); {@code hostId} null = any host;
+     * {@code homeGb} the new VM's configuration files and swap, placed with the disk (0: not counted).
      *
      * @throws IllegalStateException while Storage DRS is off for the cluster, as vCenter's
      *                               RecommendDatastores then refuses the pod
      */
-    public BalancingViews.PlacementResult recommend(String clusterId, double sizeGb, Workload workload, String vmName, String hostId,
-                                                    InitialPlacement.Objective objective) {
+    public BalancingViews.PlacementResult recommend(String clusterId, double sizeGb, double homeGb, Workload workload, String vmName,
+                                                    String hostId, InitialPlacement.Objective objective) {
         policies.requireStorageDrsOn(clusterId, "no initial placement is recommended into it (vCenter's RecommendDatastores answers"
                 + " InvalidArgument podSelectionSpec.storagePod); choose one of its datastores yourself");
         ClusterStateAssembler.Assembled a = assembler.assemble(clusterId);
@@ -49,7 +50,7 @@ public class PlacementAdvisor {
         String vmId = "new:" + (vmName == null ? "vm" : vmName);
         String diskId = vmId + "/0";
         InitialPlacement.NewVm request = new InitialPlacement.NewVm(vmId, hostId, null,
-                List.of(new InitialPlacement.NewDisk(diskId, sizeGb, workload)), List.of());
+                List.of(new InitialPlacement.NewDisk(diskId, sizeGb, workload)), List.of(), homeGb);
         InitialPlacement.Result result = InitialPlacement.recommendDatastores(state, request, objective);
         Workload used = workload != null ? workload : InitialPlacement.averageWorkload(state);
         List<BalancingViews.PlacementView> out = new ArrayList<>();

@@ -759,6 +759,7 @@ abstract class BalancingIntegrationSuite {
                 "workload.ioSizeKB"});
         cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"hostId\": \"host-99\"}", "hostId"});
         cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"objective\": \"magic\"}", "objective"});
+        cases.add(new Object[]{HttpMethod.POST, placement, "{\"sizeGB\": 10, \"homeGB\": -1}", "homeGB"});
         cases.add(new Object[]{HttpMethod.POST, "/api/v1/clusters/bad!id/placement", "{\"sizeGB\": 10}", "clusterId"});
         String capacity = "/api/v1/datastores/ds-a/capacity";
         cases.add(new Object[]{HttpMethod.GET, capacity + "?alpha=1.5", null, "alpha"});
@@ -1262,5 +1263,14 @@ abstract class BalancingIntegrationSuite {
                 + " over its space threshold of 1600.0 GB");
         call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         syncCrowded("ks4");
+
+        // a new VM's home (its swap: memory less reservation) is placed with its disk: ds-a is over its threshold, and
+        // ds-b holds 200 GB of its 1600, so a 50-GB disk with a 1300-GB home fits there and with a 1400-GB one nowhere
+        String placement = "/api/v1/clusters/group-p1/placement";
+        JsonNode fits = call(HttpMethod.POST, placement, Map.of("sizeGB", 50, "homeGB", 1300), 200);
+        assertThat(fits.at("/placements/0/datastoreId").asText()).as(fits.toString()).isEqualTo("datastore-12");
+        JsonNode none = call(HttpMethod.POST, placement, Map.of("sizeGB", 50, "homeGB", 1400), 200);
+        assertThat(none.get("placements")).as(none.toString()).isEmpty();
+        assertThat(none.get("faults").toString()).contains("datastore ds-b would hold 1650.0 GB, over its space threshold of 1600.0 GB");
     }
 }
