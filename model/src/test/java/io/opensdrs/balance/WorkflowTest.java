@@ -154,28 +154,13 @@ class WorkflowTest {
     void aWholeVmMoveCountsItsHomeAgainstTheDestinationsSpaceThreshold() {
         // A: 100 GB holding fat (a 30-GB disk and a 40-GB home) and other (20 GB): 90 %, over the 80 % threshold.
         // fat's disk alone would fit on B (20 GB used) and on C (45 GB); with its home it fits on neither
-        ClusterState tight = Clusters.cluster()
-                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
-                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
-                .datastore("C", 100, LqSlopeModel.of(1, 2), null)
-                .vm(VmState.of("fat", "h0", List.of(new DiskState("fat-d0", 30, "A", new Workload(1, 4, 1, 1), 0))).withHome("A", 40))
-                .vm("other", "A", 20, 1)
-                .vm("b1", "B", 20, 1)
-                .vm("c1", "C", 45, 1)
-                .build();
+        ClusterState tight = fatOnA(100, 45);
         MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(tight);
         PlanInvariants.check(tight, plan, false);
         assertThat(plan.moves()).extracting(Move::vmId).containsExactly("other");
 
         // with room on C, fat goes whole: 70 GB copy and land there
-        ClusterState roomy = Clusters.cluster()
-                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
-                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
-                .datastore("C", 200, LqSlopeModel.of(1, 2), null)
-                .vm(VmState.of("fat", "h0", List.of(new DiskState("fat-d0", 30, "A", new Workload(1, 4, 1, 1), 0))).withHome("A", 40))
-                .vm("other", "A", 20, 1)
-                .vm("b1", "B", 20, 1)
-                .build();
+        ClusterState roomy = fatOnA(200, 0);
         plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(roomy);
         PlanInvariants.check(roomy, plan, false);
         Move fat = plan.moves().get(0);
@@ -184,6 +169,18 @@ class WorkflowTest {
         assertThat(fat.destinationDatastoreId()).isEqualTo("C");
         assertThat(fat.sizeGb()).isEqualTo(70.0);
         assertThat(fat.explanation().summary()).contains("70.0 GB");
+    }
+
+    /** A, B (20 GB used) of 100 GB and C of {@code capacityC} holding {@code usedOnC}; on A fat (30-GB disk, 40-GB home) and other (20 GB). */
+    private static ClusterState fatOnA(double capacityC, double usedOnC) {
+        Clusters c = Clusters.cluster()
+                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("C", capacityC, LqSlopeModel.of(1, 2), null)
+                .vm(VmState.of("fat", "h0", List.of(new DiskState("fat-d0", 30, "A", new Workload(1, 4, 1, 1), 0))).withHome("A", 40))
+                .vm("other", "A", 20, 1)
+                .vm("b1", "B", 20, 1);
+        return (usedOnC > 0 ? c.vm("c1", "C", usedOnC, 1) : c).build();
     }
 
     /**
