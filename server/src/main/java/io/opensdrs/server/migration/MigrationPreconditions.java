@@ -8,8 +8,8 @@ import java.util.Optional;
 /**
  * What must hold, in vCenter's inventory as it is now, before an action is issued: the VM and
  * its disks still where the recommendation found them, the destination accessible and not in
- * maintenance, mounted on the VM's host, with room for the disks once the space of other
- * migrations in flight towards it is set aside, and no rule broken.
+ * maintenance, mounted on the VM's host, with room for the disks (and the home, when it moves) once
+ * the space of other migrations in flight towards it is set aside, and no rule broken.
  */
 public final class MigrationPreconditions {
 
@@ -50,6 +50,10 @@ public final class MigrationPreconditions {
                     bytes += d.capacityBytes();
                 }
             }
+        }
+        // the home — configuration files, logs, swap — lands too when the VM moves whole or the home alone moves
+        if ((a.homeOnly() || a.wholeVm()) && !dest.id().equals(vm.homeDatastoreId())) {
+            bytes += vm.homeBytes();
         }
 
         if (!dest.accessible()) {

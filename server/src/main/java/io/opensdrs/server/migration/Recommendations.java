@@ -47,7 +47,7 @@ public class Recommendations {
     private record StoredDisk(int key, String datastore, long size) {
     }
 
-    private record StoredVm(String host, String home) {
+    private record StoredVm(String host, String home, long homeBytes) {
     }
 
     /** Creates a PENDING recommendation with one action per VM and source datastore of each move. */
@@ -72,8 +72,8 @@ public class Recommendations {
             if (m.destinationDatastoreId() == null || m.destinationDatastoreId().isBlank()) {
                 throw new InvalidFieldException(f + ".destinationDatastoreId", "must not be empty");
             }
-            List<StoredVm> vm = jdbc.query("SELECT host_moid, home_datastore_moid FROM vm WHERE moid = ?",
-                    (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2)), m.vmId());
+            List<StoredVm> vm = jdbc.query("SELECT host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?",
+                    (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2), rs.getLong(3)), m.vmId());
             if (vm.isEmpty()) {
                 throw new InvalidFieldException(f + ".vmId", "no VM " + m.vmId() + " in the inventory");
             }
@@ -96,8 +96,8 @@ public class Recommendations {
                 if (home.equals(m.destinationDatastoreId())) {
                     throw new InvalidFieldException(f + ".destinationDatastoreId", "the home of VM " + m.vmId() + " is already on " + home);
                 }
-                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.of(home), m.destinationDatastoreId(), host.get(0), 0,
-                        true));
+                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.of(home), m.destinationDatastoreId(), host.get(0),
+                        vm.get(0).homeBytes(), true));
                 continue;
             }
             Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
@@ -105,7 +105,7 @@ public class Recommendations {
                     (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), m.vmId());
             if (m.wholeVm()) {
                 Set<String> sources = new java.util.LinkedHashSet<>();
-                long size = 0;
+                long size = m.destinationDatastoreId().equals(vm.get(0).home()) ? 0 : vm.get(0).homeBytes();
                 for (StoredDisk d : disks.values()) {
                     sources.add(d.datastore());
                     if (!d.datastore().equals(m.destinationDatastoreId())) {
