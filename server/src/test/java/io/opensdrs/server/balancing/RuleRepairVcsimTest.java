@@ -97,6 +97,25 @@ class RuleRepairVcsimTest {
                 + " WHERE vm.name = ? ORDER BY v.disk_key", String.class, vm);
     }
 
+    /** The VM's files on its home datastore that are not disk data, as govc reads vm.layoutEx. */
+    long govcHomeBytes(String vm) throws Exception {
+        String path = FaithfulVcsim.vmPath(vcsim, vm);
+        String home = path.substring(0, path.indexOf(']') + 1);
+        String moid = FaithfulVcsim.moid(vcsim, "m", vm);
+        long bytes = 0;
+        for (JsonNode f : new ObjectMapper().readTree(vcsim.govc("object.collect", "-json", "VirtualMachine:" + moid, "layoutEx"))
+                .at("/0/val/file")) {
+            if (f.get("name").asText().startsWith(home + " ") && !f.get("type").asText().startsWith("disk")) {
+                bytes += f.path("size").asLong();
+            }
+        }
+        return bytes;
+    }
+
+    long storedHomeBytes(String vm) {
+        return jdbc.queryForObject("SELECT home_bytes FROM vm WHERE name = ?", Long.class, vm);
+    }
+
     @Test
     void aRunFixesTheRulesVCenterHoldsBrokenAndVCenterThenHoldsThemKept() throws Exception {
         assertThat(FaithfulVcsim.sdrsRule(vcsim, "-pod", "POD0", "-vm-anti-affinity", "apart=a,b")).contains("OK");
@@ -117,6 +136,8 @@ class RuleRepairVcsimTest {
         assertThat(FaithfulVcsim.vmPath(vcsim, "pair")).startsWith("[ds1] ");
         assertThat(FaithfulVcsim.vmPath(vcsim, "astray")).startsWith("[ds3] ");
         assertThat(datastoresOf("astray")).containsExactly("ds2");
+        System.out.println("rule repair: astray's home " + govcHomeBytes("astray") + " bytes in vCenter, " + storedHomeBytes("astray") + " stored");
+        assertThat(storedHomeBytes("astray")).as("the home's size as vCenter lists its files").isEqualTo(govcHomeBytes("astray"));
 
         JsonNode run = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(run.get("faults")).as(run.toString()).isEmpty();
@@ -174,6 +195,9 @@ class RuleRepairVcsimTest {
         for (String vm : List.of("a", "b", "pair", "spread", "astray")) {
             assertThat(storedDatastoresOf(vm)).as("%s as the server stores it, right after APPLIED", vm).isEqualTo(datastoresOf(vm));
         }
+        System.out.println("rule repair: astray's home after its move " + govcHomeBytes("astray") + " bytes in vCenter, "
+                + storedHomeBytes("astray") + " stored");
+        assertThat(storedHomeBytes("astray")).as("read again after the relocation changed vm.layoutEx").isEqualTo(govcHomeBytes("astray"));
         JsonNode again = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(again.get("recommendationIds")).as(again.toString()).isEmpty();
         assertThat(again.get("faults")).isEmpty();
