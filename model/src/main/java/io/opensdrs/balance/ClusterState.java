@@ -115,6 +115,27 @@ public record ClusterState(String clusterId, List<DatastoreState> datastores, Li
         return new ClusterState(clusterId, datastores, newHosts, vms, rules, settings, names);
     }
 
+    /**
+     * The VMs whose VMDKs stay together: each VM's own setting, else the cluster's default; a VMDK
+     * anti-affinity rule on a VM switches it off for that VM, as in vSphere.
+     */
+    public Set<String> vmsKeepingTogether() {
+        Set<String> apart = new HashSet<>();
+        for (Rule r : rules) {
+            if (r instanceof Rule.VmdkAntiAffinity a) {
+                apart.add(a.vmId());
+            }
+        }
+        Set<String> out = new HashSet<>();
+        for (VmState vm : vms) {
+            boolean together = vm.keepTogether() != null ? vm.keepTogether() : settings.keepVmdksTogetherByDefault();
+            if (together && !apart.contains(vm.id())) {
+                out.add(vm.id());
+            }
+        }
+        return out;
+    }
+
     public DatastoreState datastore(String id) {
         return datastores.stream().filter(d -> d.id().equals(id)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown datastore " + id));

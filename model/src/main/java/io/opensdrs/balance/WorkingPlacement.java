@@ -10,6 +10,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A balancing run's mutable, index-based copy of a {@link ClusterState}: where every disk is,
@@ -132,6 +133,7 @@ public final class WorkingPlacement {
         diskDatastore = new int[diskCount];
         Map<String, Integer> vmIndex = new HashMap<>();
         Map<String, Integer> diskIndex = new HashMap<>();
+        Set<String> together = state.vmsKeepingTogether();
         int k = 0;
         for (int v = 0; v < vmCount; v++) {
             VmState vm = vms.get(v);
@@ -149,7 +151,7 @@ public final class WorkingPlacement {
                 vmSees[v] = hostSees[hostIndex.get(vm.hostId())];
             }
             vmOverride[v] = vm.override();
-            keepTogether[v] = vm.keepTogether() != null ? vm.keepTogether() : settings.keepVmdksTogetherByDefault();
+            keepTogether[v] = together.contains(vm.id());
             homeGb[v] = vm.homeGb();
             homeDatastore[v] = vm.homeDatastoreId() == null ? -1 : datastoreIndex.getOrDefault(vm.homeDatastoreId(), -1);
             vmDisks[v] = new int[vm.disks().size()];
@@ -175,8 +177,6 @@ public final class WorkingPlacement {
                 Rule.VmdkAntiAffinity a = (Rule.VmdkAntiAffinity) r;
                 vmdkRules.add(a.diskIds().stream().mapToInt(diskIndex::get).sorted().toArray());
                 names.add(a.name());
-                // vSphere: a VMDK anti-affinity rule on a VM overrides keep-together for it.
-                keepTogether[vmIndex.get(a.vmId())] = false;
             } else if (r instanceof Rule.VmAntiAffinity) {
                 Rule.VmAntiAffinity a = (Rule.VmAntiAffinity) r;
                 vmRules.add(a.vmIds().stream().mapToInt(vmIndex::get).sorted().toArray());

@@ -8,7 +8,6 @@ import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.VmState;
-import io.opensdrs.balance.WorkingPlacement;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -70,15 +69,14 @@ public class KeptTogetherHomes {
         plan.faults().forEach(f -> planned.add(f.vmId()));
         // the engine's own reading of keep-together: the VM's override, else the cluster's default,
         // switched off by a VMDK anti-affinity rule on the VM
-        WorkingPlacement placement = new WorkingPlacement(state);
+        Set<String> together = state.vmsKeepingTogether();
         HomeSpace space = new HomeSpace(jdbc, plan, a, recorder::movesWholeVm);
         List<VmHomeEvacuation.HomeMove> moves = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         String reason = ReasonCode.VIRTUAL_DISK_JOINT_AFFIN.wireName();
-        for (int v = 0; v < placement.vmCount(); v++) {
-            VmState vm = state.vms().get(v);
+        for (VmState vm : state.vms()) {
             Home home = homes.get(vm.id());
-            if (home == null || vm.disks().isEmpty() || !placement.keepsTogether(v) || planned.contains(vm.id())) {
+            if (home == null || vm.disks().isEmpty() || !together.contains(vm.id()) || planned.contains(vm.id())) {
                 continue;
             }
             Set<String> disksOn = new LinkedHashSet<>();
