@@ -79,13 +79,21 @@ public final class Govc {
         return files;
     }
 
-    /** RelocateVM tasks vCenter has recorded for one VM (managed-object id), whatever their outcome. */
+    /**
+     * RelocateVM tasks vCenter has recorded for one VM (managed-object id), whatever their outcome: read through a
+     * task history collector ({@code tasks -r}, one JSON document per page), since the recent-task view keeps only a
+     * bounded window of tasks.
+     */
     public long relocateTasks(String vmMoid) throws IOException, InterruptedException {
         long n = 0;
-        for (JsonNode t : JSON.readTree(run("tasks", "-json", "-n", "1000")).path("tasks")) {
-            if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate")
-                    && vmMoid.equals(t.at("/entity/value").asText())) {
-                n++;
+        try (var pages = JSON.readerFor(JsonNode.class).<JsonNode>readValues(run("tasks", "-json", "-r", "-b", "240h", "-n", "1000"))) {
+            while (pages.hasNext()) {
+                for (JsonNode t : pages.next().path("tasks")) {
+                    if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate")
+                            && vmMoid.equals(t.at("/entity/value").asText())) {
+                        n++;
+                    }
+                }
             }
         }
         return n;

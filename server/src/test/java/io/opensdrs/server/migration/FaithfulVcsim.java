@@ -106,12 +106,20 @@ public final class FaithfulVcsim {
         return ref.substring(ref.indexOf(':') + 1);
     }
 
-    /** How many RelocateVM tasks the simulator's task history holds for a VM. */
+    /**
+     * How many RelocateVM tasks the simulator's task history holds for a VM. Read through a task history collector
+     * ({@code govc tasks -r}: one JSON document per page), not the recent-task view, which keeps a bounded window and
+     * stopped showing a new relocation once a test had made a few hundred tasks.
+     */
     public static long relocationTasks(VcsimProcess vcsim, String vmMoid) throws Exception {
         long n = 0;
-        for (JsonNode t : JSON.readTree(vcsim.govc("tasks", "-json", "-n", "1000")).get("tasks")) {
-            if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate") && vmMoid.equals(t.at("/entity/value").asText())) {
-                n++;
+        try (var pages = JSON.readerFor(JsonNode.class).<JsonNode>readValues(vcsim.govc("tasks", "-json", "-r", "-b", "240h", "-n", "1000"))) {
+            while (pages.hasNext()) {
+                for (JsonNode t : pages.next().path("tasks")) {
+                    if (t.path("descriptionId").asText().startsWith("VirtualMachine.relocate") && vmMoid.equals(t.at("/entity/value").asText())) {
+                        n++;
+                    }
+                }
             }
         }
         return n;
