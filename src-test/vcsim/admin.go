@@ -50,7 +50,8 @@ func (r *relocator) syncAccessibility() {
 }
 
 // watch polls, until stop is closed, what no API call changes: datastore directories (accessibility)
-// and datastores emptied by relocations (maintenance.go's enter tasks).
+// datastores emptied by relocations (maintenance.go's enter tasks) and VMs that stopped or started
+// outside PowerOnVM_Task (their swap files, swap.go).
 func (r *relocator) watch(every time.Duration, stop <-chan struct{}) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -61,6 +62,7 @@ func (r *relocator) watch(every time.Duration, stop <-chan struct{}) {
 		case <-t.C:
 			r.syncAccessibility()
 			r.settleMaintenance()
+			r.reconcileSwaps()
 		}
 	}
 }

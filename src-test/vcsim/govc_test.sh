@@ -15,7 +15,9 @@
 #      and a disk moves onto it;
 #   5. datastore maintenance mode with govc datastore.maintenance.enter/exit: entering
 #      until empty, no migration onto it, exit;
-#   6. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
+#   6. a running VM's swap file: made in its home at power-on (the VM's memory), taking
+#      its room from the datastore, moving with the home, gone at power-off;
+#   7. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
 # govc has no per-disk locator option, so the single-disk relocation is issued
 # with `target/vcsim relocate` (a minimal client); every check uses govc.
 #
@@ -221,6 +223,28 @@ if wait "$ENTER"; then ok "maintenance: the enter task succeeded once newds was 
 expect "maintenance: newds in maintenance" "$(ds_maint newds)" "inMaintenance"
 govc datastore.maintenance.exit -ds newds >/dev/null
 expect "maintenance: newds normal after exit" "$(ds_maint newds)" "normal"
+
+# 6. a running VM's swap file (vm2: 1024 MB of memory, its home and disk on ds2; h2 mounts ds1 and ds2)
+swap_name() { govc object.collect -json vm/vm2 layoutEx | jq -r '.[0].val.file[] | select(.type == "swap") | .name'; }
+swap_size() { govc object.collect -json vm/vm2 layoutEx | jq -r '.[0].val.file[] | select(.type == "swap") | .size'; }
+FREE1=$(ds_free ds1); FREE2=$(ds_free ds2)
+govc vm.power -on vm2 >/dev/null
+SWAP=$(swap_name)
+[[ "$SWAP" == "[ds2] vm2/vm2-"*".vswp" ]] && ok "swap: power-on made $SWAP in the home" || bad "swap: power-on made '$SWAP'"
+expect "swap: layoutEx size is the VM's memory" "$(swap_size)" "$GiB"
+expect "swap: layout.swapFile" "$(govc object.collect -s vm/vm2 layout.swapFile)" "$SWAP"
+expect "swap: a sparse file of that size in the home directory" "$(stat -c %s "$DIR2/vm2/${SWAP##*/}")" "$GiB"
+expect "swap: ds2 free space less the swap file" "$(( FREE2 - $(ds_free ds2) ))" "$GiB"
+govc vm.migrate -ds ds1 vm2 >/dev/null
+expect "swap: moved with the home" "$(swap_name)" "[ds1] vm2/${SWAP##*/}"
+[[ -f "$DIR1/vm2/${SWAP##*/}" && ! -e "$DIR2/vm2/${SWAP##*/}" ]] && ok "swap: the file moved to ds1's directory" || bad "swap: the file did not move"
+expect "swap: ds1 took the disk and the swap file" "$(( FREE1 - $(ds_free ds1) ))" "$((2 * GiB))"
+expect "swap: ds2 got both back" "$(ds_free ds2)" "$(( FREE2 + GiB ))"
+govc vm.power -off vm2 >/dev/null
+for _ in $(seq 1 50); do [[ -z "$(swap_name)" ]] && break; sleep 0.1; done
+expect "swap: gone from layoutEx at power-off" "$(swap_name)" ""
+[[ ! -e "$DIR1/vm2/${SWAP##*/}" ]] && ok "swap: the file deleted at power-off" || bad "swap: the file left at power-off"
+expect "swap: its room given back" "$(( FREE1 - $(ds_free ds1) ))" "$GiB"
 
 # --- -stock, and stock vcsim: only vm.datastore changes ----------------------------
 check_stock() { # NAME URL VM SRC DST

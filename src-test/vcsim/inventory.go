@@ -49,6 +49,10 @@ type VMSpec struct {
 	Datastore string     `json:"datastore,omitempty"`
 	PowerOn   bool       `json:"powerOn,omitempty"`
 	Disks     []DiskSpec `json:"disks"`
+	// MemoryMB is the VM's memory (the stock default, 32, when 0); a powered-on VM's swap file in its home
+	// is MemoryMB less MemoryReservationMB.
+	MemoryMB            int64 `json:"memoryMB,omitempty"`
+	MemoryReservationMB int64 `json:"memoryReservationMB,omitempty"`
 }
 
 type DiskSpec struct {
@@ -150,6 +154,12 @@ func (inv *Inventory) validate() error {
 			return fmt.Errorf("invalid or duplicate VM name %q", vm.Name)
 		}
 		vms[vm.Name] = true
+		if vm.MemoryMB < 0 || vm.MemoryMB > math.MaxInt32 {
+			return fmt.Errorf("vm %q: memoryMB must be between 0 and %d", vm.Name, math.MaxInt32)
+		}
+		if vm.MemoryReservationMB < 0 || vm.MemoryReservationMB > vm.MemoryMB {
+			return fmt.Errorf("vm %q: memoryReservationMB must be between 0 and memoryMB (%d)", vm.Name, vm.MemoryMB)
+		}
 		m, ok := hosts[vm.Host]
 		if !ok {
 			return fmt.Errorf("vm %q: unknown host %q", vm.Name, vm.Host)
@@ -307,9 +317,15 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 		nic := esx.EthernetCard
 		devices = append(devices, &nic)
 		config := types.VirtualMachineConfigSpec{
-			Name:    v.Name,
-			GuestId: string(types.VirtualMachineGuestOsIdentifierOtherGuest),
-			Files:   &types.VirtualMachineFileInfo{VmPathName: fmt.Sprintf("[%s] %s/%s.vmx", home, v.Name, v.Name)},
+			Name:     v.Name,
+			GuestId:  string(types.VirtualMachineGuestOsIdentifierOtherGuest),
+			Files:    &types.VirtualMachineFileInfo{VmPathName: fmt.Sprintf("[%s] %s/%s.vmx", home, v.Name, v.Name)},
+			MemoryMB: v.MemoryMB,
+		}
+		if v.MemoryReservationMB > 0 {
+			alloc := types.DefaultResourceConfigSpec().MemoryAllocation
+			alloc.Reservation = types.NewInt64(v.MemoryReservationMB)
+			config.MemoryAllocation = &alloc
 		}
 		config.DeviceChange, err = devices.ConfigSpec(types.VirtualDeviceConfigSpecOperationAdd)
 		if err != nil {
@@ -406,6 +422,12 @@ func finishWorld() error {
 		updatePodSummary(ctx, e.(*simulator.Datastore))
 	}
 	return nil
+}
+
+// isDiskData says whether a layoutEx file type is a virtual disk's descriptor or extent.
+func isDiskData(fileType string) bool {
+	return fileType == string(types.VirtualMachineFileLayoutExFileTypeDiskDescriptor) ||
+		fileType == string(types.VirtualMachineFileLayoutExFileTypeDiskExtent)
 }
 
 func sparseDisks(ctx *simulator.Context, vm *simulator.VirtualMachine) error {

@@ -143,6 +143,7 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 	}
 
 	if s.reloc != nil {
+		s.reloc.reconcileSwaps() // the VMs the inventory powered on
 		s.reloc.install(simulator.Map)
 		s.reloc.syncAccessibility()
 		go s.reloc.watch(o.WatchEvery, s.stop)

@@ -73,6 +73,13 @@ func (r *relocator) install(reg *simulator.Registry) {
 				return w, nil
 			}
 		}
+		if m.Name == "PowerOnVM_Task" && m.This.Type == "VirtualMachine" {
+			if vm, ok := ctx.Map.Get(m.This).(*simulator.VirtualMachine); ok {
+				w := &PoweringVM{VirtualMachine: vm, r: r}
+				w.session = routes.enter(ctx, w) // PowerOnVMTask leaves
+				return w, nil
+			}
+		}
 		if w, ok := routeDatastoreCalls(ctx, m); ok {
 			return w, nil
 		}
@@ -198,6 +205,7 @@ type plan struct {
 	files     []moveFile
 	need      map[types.ManagedObjectReference]int64
 	copyBytes int64
+	swapBytes int64 // a running VM's swap file, moving with its home
 	involved  []*simulator.Datastore
 }
 
@@ -516,6 +524,12 @@ func (r *relocator) makePlan(ctx *simulator.Context, vm *simulator.VirtualMachin
 			size := fileSize(filepath.Join(dir, e.Name()))
 			p.files = append(p.files, moveFile{src: p.homeSrc, dst: p.homeDst, srcRel: rel, dstRel: rel, size: size})
 			p.copyBytes += size
+			if sp, ok := swapPath(vm); ok && rel == sp.Path && swapEntry(vm) >= 0 {
+				// Free space counts disk capacities and swap files (swap.go), not the home's kilobytes of
+				// configuration and logs, which the stock simulator never took from it.
+				p.swapBytes = vm.LayoutEx.File[swapEntry(vm)].Size
+				p.need[p.homeDst.Self] += p.swapBytes
+			}
 		}
 	}
 	return p, nil
@@ -571,6 +585,9 @@ func (r *relocator) reserve(p *plan) types.BaseMethodFault {
 					file = d.newName
 					break
 				}
+			}
+			if file == "" && p.moveHome {
+				file = fmt.Sprintf("[%s] %s", p.homeDst.Name, p.homeDir)
 			}
 			return &types.NoDiskSpace{FileFault: types.FileFault{File: file}, Datastore: ds.Name}
 		}
@@ -828,6 +845,10 @@ func (r *relocator) commit(ctx *simulator.Context, vm *simulator.VirtualMachine,
 		delta[d.src.Self] += d.capacity
 		delta[d.dst.Self] -= d.capacity
 	}
+	if p.moveHome {
+		delta[p.homeSrc.Self] += p.swapBytes
+		delta[p.homeDst.Self] -= p.swapBytes
+	}
 	release() // the reservation becomes real free-space accounting below
 	touched := map[types.ManagedObjectReference]bool{}
 	for _, ref := range oldDatastores {
@@ -847,9 +868,7 @@ func (r *relocator) commit(ctx *simulator.Context, vm *simulator.VirtualMachine,
 		ctx.WithLock(ds, func() {
 			var changes []types.PropertyChange
 			if n := delta[ref]; n != 0 {
-				ds.Summary.FreeSpace += n
-				ds.Info.GetDatastoreInfo().FreeSpace = ds.Summary.FreeSpace
-				changes = append(changes, types.PropertyChange{Name: "summary.freeSpace", Val: ds.Summary.FreeSpace})
+				addFreeSpace(ctx, ds, n)
 			}
 			uses := simulator.FindReference(newDatastores, ref) != nil
 			has := simulator.FindReference(ds.Vm, vm.Self) != nil

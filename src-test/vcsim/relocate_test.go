@@ -149,6 +149,21 @@ func (e *env) vmState(vm *object.VirtualMachine) vmState {
 	return s
 }
 
+// homeBytes adds up the sizes layoutEx gives the VM's files that are not disk data.
+func (e *env) homeBytes(vm *object.VirtualMachine) int64 {
+	var m mo.VirtualMachine
+	if err := vm.Properties(e.ctx, vm.Reference(), []string{"layoutEx"}, &m); err != nil {
+		e.t.Fatal(err)
+	}
+	var n int64
+	for _, f := range m.LayoutEx.File {
+		if !isDiskData(f.Type) {
+			n += f.Size
+		}
+	}
+	return n
+}
+
 type dsState struct {
 	Free, Capacity int64
 	Dir            string

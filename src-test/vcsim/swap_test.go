@@ -1,0 +1,218 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vmware/govmomi/object"
+	"github.com/vmware/govmomi/task"
+	"github.com/vmware/govmomi/vim25/mo"
+	"github.com/vmware/govmomi/vim25/types"
+)
+
+// swapWorld: "running" is powered on by the inventory (2 GiB of memory, 512 MiB reserved) with its home on
+// ds1; "idle" is off, its home and disk on ds2; "cramped" is off, home and disk on the 1-GB "small".
+var swapWorld = Inventory{
+	Datacenter: "DC0",
+	StoragePods: []PodSpec{{Name: "POD0", Datastores: []DatastoreSpec{
+		{Name: "ds1", CapacityGB: 100},
+		{Name: "ds2", CapacityGB: 50},
+	}}},
+	Datastores: []DatastoreSpec{{Name: "small", CapacityGB: 1}},
+	Hosts:      []HostSpec{{Name: "h1", Cluster: "C0", Datastores: []string{"ds1", "ds2", "small"}}},
+	VMs: []VMSpec{
+		{Name: "running", Host: "h1", PowerOn: true, MemoryMB: 2048, MemoryReservationMB: 512,
+			Disks: []DiskSpec{{Name: "disk1", SizeGB: 2, Datastore: "ds1"}}},
+		{Name: "idle", Host: "h1", MemoryMB: 4096, Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
+		{Name: "cramped", Host: "h1", MemoryMB: 2048, Disks: []DiskSpec{{Name: "disk1", SizeGB: 0.5, Datastore: "small"}}},
+	},
+}
+
+// swapOf is the VM's swap file as layoutEx and layout list it: its datastore path and size ("" when none).
+func (e *env) swapOf(vm *object.VirtualMachine) (name string, size int64, layoutSwap string) {
+	var m mo.VirtualMachine
+	if err := vm.Properties(e.ctx, vm.Reference(), []string{"layoutEx", "layout"}, &m); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, f := range m.LayoutEx.File {
+		if f.Type == string(types.VirtualMachineFileLayoutExFileTypeSwap) {
+			name, size = f.Name, f.Size
+		}
+	}
+	if m.Layout != nil {
+		layoutSwap = m.Layout.SwapFile
+	}
+	return name, size, layoutSwap
+}
+
+// localFile is where a "[ds] path" file lies on this machine.
+func (e *env) localFile(dsPath string) string {
+	var p object.DatastorePath
+	if !p.FromString(dsPath) {
+		e.t.Fatalf("not a datastore path: %q", dsPath)
+	}
+	return filepath.Join(e.dsState(p.Datastore).Dir, p.Path)
+}
+
+func TestPowerOnMakesTheSwapFileAndPowerOffRemovesIt(t *testing.T) {
+	e := start(t, swapWorld, Options{RateMBps: 20000})
+	vm := e.vm("idle")
+	if name, _, _ := e.swapOf(vm); name != "" {
+		t.Fatalf("a powered-off VM has swap file %s", name)
+	}
+	before := e.dsState("ds2")
+	on, err := vm.PowerOn(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := on.Wait(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	name, size, layoutSwap := e.swapOf(vm)
+	if !strings.HasPrefix(name, "[ds2] idle/idle-") || !strings.HasSuffix(name, ".vswp") || layoutSwap != name {
+		t.Fatalf("swap file %q (layout %q)", name, layoutSwap)
+	}
+	if size != 4096*mib {
+		t.Errorf("swap size %d, want the VM's 4096 MiB", size)
+	}
+	if fi, err := os.Stat(e.localFile(name)); err != nil || fi.Size() != 4096*mib {
+		t.Errorf("swap file on disk: %v %v", fi, err)
+	}
+	if on := e.dsState("ds2"); before.Free-on.Free != 4096*mib {
+		t.Errorf("ds2 free %d -> %d, want 4 GiB less", before.Free, on.Free)
+	}
+	if e.homeBytes(vm) < 4096*mib {
+		t.Errorf("home %d bytes", e.homeBytes(vm))
+	}
+
+	off, err := vm.PowerOff(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := off.Wait(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, _, _ := e.swapOf(vm); n == "" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n, _, l := e.swapOf(vm); n != "" || l != "" {
+		t.Fatalf("after power-off: swap %q, layout %q", n, l)
+	}
+	if _, err := os.Stat(e.localFile(name)); !os.IsNotExist(err) {
+		t.Errorf("swap file still on disk: %v", err)
+	}
+	if off := e.dsState("ds2"); off.Free != before.Free {
+		t.Errorf("ds2 free %d after power-off, %d before power-on", off.Free, before.Free)
+	}
+}
+
+func TestPowerOnFailsWhenTheHomeHasNoRoomForTheSwapFile(t *testing.T) {
+	e := start(t, swapWorld, Options{RateMBps: 20000})
+	vm := e.vm("cramped")
+	before := e.dsState("small")
+	on, err := vm.PowerOn(e.ctx)
+	if err == nil {
+		err = on.Wait(e.ctx)
+	}
+	var te task.Error
+	if !errors.As(err, &te) {
+		t.Fatalf("expected a task fault, got %v", err)
+	}
+	if f, ok := te.Fault().(*types.NoDiskSpace); !ok || f.Datastore != "small" || !strings.HasSuffix(f.File, ".vswp") {
+		t.Fatalf("fault %T %+v", te.Fault(), te.Fault())
+	}
+	var m mo.VirtualMachine
+	if err := vm.Properties(e.ctx, vm.Reference(), []string{"runtime"}, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Runtime.PowerState != types.VirtualMachinePowerStatePoweredOff {
+		t.Errorf("power state %s", m.Runtime.PowerState)
+	}
+	after := e.dsState("small")
+	if after.Free != before.Free || !same(everything{S: before, FS: files(t, before.Dir)}, everything{S: after, FS: files(t, after.Dir)}) {
+		t.Errorf("small changed: %+v -> %+v", before, after)
+	}
+}
+
+func TestTheSwapFileMovesWithTheHome(t *testing.T) {
+	e := start(t, swapWorld, Options{RateMBps: 20000})
+	vm := e.vm("running")
+	name, size, _ := e.swapOf(vm)
+	if !strings.HasPrefix(name, "[ds1] running/running-") || size != 1536*mib {
+		t.Fatalf("the inventory's running VM: swap %q of %d bytes, want 2048 - 512 MiB on ds1", name, size)
+	}
+	ds1, ds2 := e.dsState("ds1"), e.dsState("ds2")
+	if ds1.Free != 100*gb-2*gb-1536*mib {
+		t.Errorf("ds1 free %d: its disk and the swap file not taken from 100 GB", ds1.Free)
+	}
+
+	// The home alone onto a datastore without room for the swap file: nothing moves.
+	small := e.ds("small").Reference()
+	snapshot := func() everything {
+		x := everything{VM: e.vmState(vm), DS1: e.dsState("ds1"), DS2: e.dsState("ds2"), S: e.dsState("small")}
+		x.F1, x.F2, x.FS = files(t, x.DS1.Dir), files(t, x.DS2.Dir), files(t, x.S.Dir)
+		return x
+	}
+	beforeFail := snapshot()
+	_, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Datastore: &small,
+		Disk: []types.VirtualMachineRelocateSpecDiskLocator{{DiskId: diskOn(e.vmState(vm), "disk1").Key, Datastore: e.ds("ds1").Reference()}}})
+	var te task.Error
+	if !errors.As(err, &te) {
+		t.Fatalf("expected a task fault, got %v", err)
+	}
+	if f, ok := te.Fault().(*types.NoDiskSpace); !ok || f.Datastore != "small" || f.File != "[small] running" {
+		t.Fatalf("fault %T %+v", te.Fault(), te.Fault())
+	}
+	if !same(beforeFail, snapshot()) {
+		t.Errorf("a refused relocation changed something")
+	}
+
+	// The whole VM onto ds2: the swap file goes along, and its room with it.
+	ds2ref := e.ds("ds2").Reference()
+	if _, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Datastore: &ds2ref}); err != nil {
+		t.Fatal(err)
+	}
+	moved, movedSize, layoutSwap := e.swapOf(vm)
+	if moved != "[ds2] "+strings.TrimPrefix(name, "[ds1] ") || movedSize != size || layoutSwap != moved {
+		t.Errorf("swap after the move %q (%d bytes, layout %q)", moved, movedSize, layoutSwap)
+	}
+	if fi, err := os.Stat(e.localFile(moved)); err != nil || fi.Size() != size {
+		t.Errorf("swap file on ds2: %v %v", fi, err)
+	}
+	n1, n2 := e.dsState("ds1"), e.dsState("ds2")
+	if n1.Free-ds1.Free != 2*gb+size || ds2.Free-n2.Free != 2*gb+size {
+		t.Errorf("free space: ds1 %d -> %d, ds2 %d -> %d", ds1.Free, n1.Free, ds2.Free, n2.Free)
+	}
+	if n1.Free != 100*gb {
+		t.Errorf("ds1 empty with %d of 100 GiB free", n1.Free)
+	}
+}
+
+func TestInventoryRefusesMemoryThatCannotBe(t *testing.T) {
+	for _, c := range []struct {
+		mem, res int64
+		want     string
+	}{
+		{-1, 0, `vm "idle": memoryMB must be between 0 and`},
+		{1024, 2048, `vm "idle": memoryReservationMB must be between 0 and memoryMB (1024)`},
+		{1024, -1, `vm "idle": memoryReservationMB must be between 0 and memoryMB (1024)`},
+	} {
+		inv := swapWorld
+		inv.VMs = append([]VMSpec(nil), swapWorld.VMs...)
+		inv.VMs[1].MemoryMB, inv.VMs[1].MemoryReservationMB = c.mem, c.res
+		if err := inv.validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("memoryMB %d, reservation %d: %v", c.mem, c.res, err)
+		}
+	}
+	if err := swapWorld.validate(); err != nil {
+		t.Errorf("the swap world: %v", err)
+	}
+}
