@@ -51,7 +51,8 @@ class RuleRepairVcsimTest {
     /**
      * a and b on ds1, against their VM anti-affinity rule; pair's two disks on ds1, against its
      * VMDK anti-affinity rule; spread's disks on ds2 and ds3, though it keeps them together; astray's
-     * only disk on ds2 and its home on ds3, though it keeps its VMDKs together (the cluster's default).
+     * only disk on ds2 and its home on ds3, though it keeps its VMDKs together (the cluster's default); astray runs with
+     * 2 GB of memory, so its home is a 2-GiB swap file and a few bytes of configuration.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
@@ -62,7 +63,7 @@ class RuleRepairVcsimTest {
             + "{\"name\":\"disk2\",\"sizeGB\":2,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"spread\",\"host\":\"h1\",\"datastore\":\"ds2\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"ds2\"},"
             + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
-            + "{\"name\":\"astray\",\"host\":\"h1\",\"datastore\":\"ds3\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+            + "{\"name\":\"astray\",\"host\":\"h1\",\"datastore\":\"ds3\",\"powerOn\":true,\"memoryMB\":2048,\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -97,19 +98,8 @@ class RuleRepairVcsimTest {
                 + " WHERE vm.name = ? ORDER BY v.disk_key", String.class, vm);
     }
 
-    /** The VM's files on its home datastore that are not disk data, as govc reads vm.layoutEx. */
     long govcHomeBytes(String vm) throws Exception {
-        String path = FaithfulVcsim.vmPath(vcsim, vm);
-        String home = path.substring(0, path.indexOf(']') + 1);
-        String moid = FaithfulVcsim.moid(vcsim, "m", vm);
-        long bytes = 0;
-        for (JsonNode f : new ObjectMapper().readTree(vcsim.govc("object.collect", "-json", "VirtualMachine:" + moid, "layoutEx"))
-                .at("/0/val/file")) {
-            if (f.get("name").asText().startsWith(home + " ") && !f.get("type").asText().startsWith("disk")) {
-                bytes += f.path("size").asLong();
-            }
-        }
-        return bytes;
+        return FaithfulVcsim.homeBytes(vcsim, vm);
     }
 
     long storedHomeBytes(String vm) {
@@ -138,6 +128,7 @@ class RuleRepairVcsimTest {
         assertThat(datastoresOf("astray")).containsExactly("ds2");
         System.out.println("rule repair: astray's home " + govcHomeBytes("astray") + " bytes in vCenter, " + storedHomeBytes("astray") + " stored");
         assertThat(storedHomeBytes("astray")).as("the home's size as vCenter lists its files").isEqualTo(govcHomeBytes("astray"));
+        assertThat(govcHomeBytes("astray")).as("astray runs: its home holds a swap file of its 2048 MB").isGreaterThan(2048L << 20);
 
         JsonNode run = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(run.get("faults")).as(run.toString()).isEmpty();
@@ -198,6 +189,7 @@ class RuleRepairVcsimTest {
         System.out.println("rule repair: astray's home after its move " + govcHomeBytes("astray") + " bytes in vCenter, "
                 + storedHomeBytes("astray") + " stored");
         assertThat(storedHomeBytes("astray")).as("read again after the relocation changed vm.layoutEx").isEqualTo(govcHomeBytes("astray"));
+        assertThat(govcHomeBytes("astray")).as("the swap file moved with the home").isGreaterThan(2048L << 20);
         JsonNode again = api.call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/run", null, 200);
         assertThat(again.get("recommendationIds")).as(again.toString()).isEmpty();
         assertThat(again.get("faults")).isEmpty();

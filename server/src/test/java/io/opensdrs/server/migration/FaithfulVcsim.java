@@ -106,6 +106,20 @@ public final class FaithfulVcsim {
         return ref.substring(ref.indexOf(':') + 1);
     }
 
+    /** The VM's files on its home datastore that are not disk data (configuration, logs, swap), as govc reads vm.layoutEx. */
+    public static long homeBytes(VcsimProcess vcsim, String vm) throws Exception {
+        String path = vmPath(vcsim, vm);
+        String home = path.substring(0, path.indexOf(']') + 1);
+        long bytes = 0;
+        for (JsonNode f : JSON.readTree(vcsim.govc("object.collect", "-json", "VirtualMachine:" + moid(vcsim, "m", vm), "layoutEx"))
+                .at("/0/val/file")) {
+            if (f.get("name").asText().startsWith(home + " ") && !f.get("type").asText().startsWith("disk")) {
+                bytes += f.path("size").asLong();
+            }
+        }
+        return bytes;
+    }
+
     /**
      * How many RelocateVM tasks the simulator's task history holds for a VM. Read through a task history collector
      * ({@code govc tasks -r}: one JSON document per page), not the recent-task view, which keeps a bounded window and

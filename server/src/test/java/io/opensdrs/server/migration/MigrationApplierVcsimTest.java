@@ -71,6 +71,9 @@ class MigrationApplierVcsimTest {
         for (String v : new String[] {"out1", "out2", "out3"}) {
             vms.append(String.format(",{\"name\":\"%s\",\"host\":\"h10\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}", v));
         }
+        // running: powered on with 2 GB of memory, so its home holds a 2-GiB swap file beside its configuration
+        vms.append(",{\"name\":\"running\",\"host\":\"h1\",\"powerOn\":true,\"memoryMB\":2048,"
+                + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
                 + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
@@ -249,6 +252,26 @@ class MigrationApplierVcsimTest {
                 + " of VM big from ds1 to small: ").contains("Insufficient disk space on datastore 'small'");
         assertThat(done.get("faultMessage").asText()).as("named as in the vSphere Client").doesNotContain("vm-").doesNotContain("datastore-");
         System.out.println("acceptance 5 (space): " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
+    }
+
+    /**
+     * A running VM's home holds its swap file (memory less reservation): moving the home alone onto a datastore
+     * with room for its configuration but not for the swap is refused before anything is issued to vCenter.
+     */
+    @Test
+    @Order(3)
+    void aHomeWhoseSwapFileDoesNotFitIsRefusedBeforeVCenterIsAsked() throws Exception {
+        Map<String, Object> before = govcState("running");
+        String vm = moid("m", "running");
+        long id = create(List.of(Map.of("vmId", vm, "diskKeys", List.of(), "destinationDatastoreId", moid("s", "small"), "homeOnly", true)));
+        JsonNode done = applyAndWait(id);
+        assertThat(done.get("state").asText()).isEqualTo("FAILED");
+        assertThat(done.get("faultType").asText()).isEqualTo("NoDiskSpace");
+        assertThat(done.get("faultMessage").asText()).as("2 GiB of swap and a few bytes of configuration onto small's 1 GiB")
+                .contains("Insufficient disk space on datastore 'small': the move needs 2.00 GiB, 1.00 GiB are free");
+        assertThat(govcState("running")).isEqualTo(before);
+        assertThat(FaithfulVcsim.relocationTasks(vcsim, vm)).as("nothing issued").isZero();
+        System.out.println("home with its swap file: " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
     }
 
     @Test
