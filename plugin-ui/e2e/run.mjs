@@ -538,6 +538,12 @@ try {
             await visit(`#/datastore/${q(evacuating)}?cluster=${q(cluster.id)}`, 'page-datastore');
             const leftOn = await page.locator('[data-testid="maintenance-left-table"] tbody tr').allInnerTexts();
             assert(leftOn.some((r) => /recommended, awaiting approval/.test(r)), `left on ${evacuating}, Storage DRS on: ${leftOn.join(' | ')}`);
+            // each item's size (a running VM's home holds its swap file), and what is left in all
+            const sized = /\b\d+(\.\d+)? (B|KiB|MiB|GiB|TiB)\b/;
+            assert(leftOn.every((r) => sized.test(r)), `a row without its size on ${evacuating}: ${leftOn.join(' | ')}`);
+            const leftTotal = await page.locator('[data-testid="maintenance-left-total"]').innerText();
+            assert(new RegExp(`^${leftOn.length} items? to move, \\d+(\\.\\d+)? (B|KiB|MiB|GiB|TiB) in all\\.$`).test(leftTotal),
+              `left in all on ${evacuating}: "${leftTotal}" for ${leftOn.length} rows`);
             // what an administrator reads names datastores, VMs and hosts as the vSphere Client does, never by moid
             const moid = /\b(datastore|vm|host|group)-\d+\b/;
             assert(!leftOn.some((r) => moid.test(r)), `a moid on ${evacuating}'s page: ${leftOn.join(' | ')}`);
@@ -548,7 +554,7 @@ try {
             const historyRows = await page.locator('[data-testid="history-table"] tbody tr').allInnerTexts();
             assert(!historyRows.some((r) => moid.test(r)), `history page: ${historyRows.filter((r) => moid.test(r)).join(' | ')}`);
             refused = `, ${planned} evacuation recommendations for ${evacuating} planned again; datastore page: `
-              + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')
+              + leftTotal + ' ' + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')
               + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid`;
           }
           seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);

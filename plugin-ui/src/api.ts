@@ -47,6 +47,8 @@ export interface LeftView {
   diskKey: number | null;
   /** "disk 2000" or "home" */
   what: string;
+  /** the disk's size, or the home's files (configuration, logs, a running VM's swap file) */
+  sizeBytes: number;
   /** moving, recommended, moved, fault, failed, dismissed, unplanned, back */
   status: string;
   recommendationId: number | null;

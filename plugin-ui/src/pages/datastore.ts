@@ -106,9 +106,14 @@ function maintenanceCard(name: string, m: MaintenanceStatusView | null): HTMLEle
     entering
       ? h('p', { class: 'muted' }, `${name} enters maintenance mode once nothing below is left on it (vCenter waits for every VM file, homes included).`)
       : null,
+    m.left.length
+      ? h('p', { 'data-testid': 'maintenance-left-total' },
+        `${f.count(m.left.length, 'item')} to move, ${f.bytes(m.left.reduce((sum, l) => sum + l.sizeBytes, 0))} in all.`)
+      : null,
     table<LeftView>(`Still on ${name}`, [
       { header: 'VM', cell: (l) => l.vmName },
       { header: 'What', cell: (l) => l.what },
+      { header: 'Size', numeric: true, cell: (l) => f.bytes(l.sizeBytes) },
       { header: 'Standing', cell: (l) => { const s = f.standing(l.status); return badge(s.label, s.kind, l.status); } },
       { header: 'Recommendation', numeric: true, cell: (l) => (l.recommendationId === null ? '—' : String(l.recommendationId)) },
       { header: 'Detail', cell: (l) => l.detail ?? '—' },

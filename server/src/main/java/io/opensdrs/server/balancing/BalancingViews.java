@@ -66,16 +66,16 @@ public final class BalancingViews {
     }
 
     /**
-     * One disk ({@code diskKey}) or VM home ({@code diskKey} null) on the datastore: {@code status}
-     * one of {@link EvacuationCoverage.Status}, lower case; the recommendation that moves it, if any;
-     * a detail (the fault's reason, the relocation's progress).
+     * One disk ({@code diskKey}) or VM home ({@code diskKey} null) on the datastore, of {@code sizeBytes} (a home's
+     * files, its swap file included): {@code status} one of {@link EvacuationCoverage.Status}, lower case; the
+     * recommendation that moves it, if any; a detail (the fault's reason, the relocation's progress).
      */
-    public record LeftView(String vmId, String vmName, Integer diskKey, String what, String status, Long recommendationId,
-                           String detail) {
+    public record LeftView(String vmId, String vmName, Integer diskKey, String what, long sizeBytes, String status,
+                           Long recommendationId, String detail) {
         static LeftView of(EvacuationCoverage.Left l) {
             EvacuationCoverage.Item i = l.item();
             return new LeftView(i.vmId(), i.vmName(), i.diskKey(), i.diskKey() == null ? "home" : "disk " + i.diskKey(),
-                    l.status().name().toLowerCase(java.util.Locale.ROOT), l.recommendationId(), l.detail());
+                    i.sizeBytes(), l.status().name().toLowerCase(java.util.Locale.ROOT), l.recommendationId(), l.detail());
         }
     }
 

@@ -46,8 +46,11 @@ public class EvacuationCoverage {
         this.store = store;
     }
 
-    /** A disk ({@code diskKey}) or, with none, the home of a VM. */
-    public record Item(String vmId, String vmName, Integer diskKey) {
+    /**
+     * A disk ({@code diskKey}) or, with none, the home of a VM; {@code sizeBytes} what its move copies (the disk's
+     * size, or the home's files: configuration, logs and, for a running VM, its swap file).
+     */
+    public record Item(String vmId, String vmName, Integer diskKey, long sizeBytes) {
         /** The engine's disk id ({@code vm-42/2000}); null for a home. */
         public String diskId() {
             return diskKey == null ? null : vmId + "/" + diskKey;
@@ -102,11 +105,11 @@ public class EvacuationCoverage {
      * evacuation of balancing run {@code runId} (null: none planned).
      */
     public List<Left> left(String datastoreId, Long runId) {
-        List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v"
+        List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key, vd.size_bytes FROM virtual_disk vd JOIN vm v"
                 + " ON v.moid = vd.vm_moid WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key",
-                (rs, i) -> new Item(rs.getString(1), rs.getString(2), rs.getInt(3)), datastoreId));
-        items.addAll(jdbc.query("SELECT moid, name FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
-                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null), datastoreId));
+                (rs, i) -> new Item(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)), datastoreId));
+        items.addAll(jdbc.query("SELECT moid, name, home_bytes FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
+                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null, rs.getLong(3)), datastoreId));
         if (items.isEmpty()) {
             return List.of();
         }

@@ -18,6 +18,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -60,7 +61,7 @@ class MaintenanceModeVcsimTest {
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
-            + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
+            + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"powerOn\":true,\"memoryMB\":1024,\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
             + "{\"name\":\"e\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":10,\"datastore\":\"ds3\"}]}]}";
 
     @DynamicPropertySource
@@ -129,6 +130,15 @@ class MaintenanceModeVcsimTest {
         assertThat(m.get("vmHomesRemaining").asInt()).as("a, b and d have their home on ds1").isEqualTo(3);
         assertThat(m.get("recommendationIds")).hasSize(3);
         assertThat(heldMode("ds1")).isEqualTo("enteringMaintenance");
+        // what is left says how much each item copies: d runs, so its home holds a 1-GiB swap file
+        Map<String, Long> sizes = new TreeMap<>();
+        api.call(HttpMethod.GET, "/api/v1/datastores/ds1/maintenance", null, 200).get("left")
+                .forEach(l -> sizes.put(l.get("vmName").asText() + " " + l.get("what").asText(), l.get("sizeBytes").asLong()));
+        long dHome = FaithfulVcsim.homeBytes(vcsim, "d");
+        assertThat(dHome).as("d's home, read with govc").isGreaterThan(1L << 30);
+        assertThat(sizes).containsEntry("d home", dHome).containsEntry("a home", FaithfulVcsim.homeBytes(vcsim, "a"))
+                .hasEntrySatisfying("a disk " + FaithfulVcsim.diskKeys(vcsim, "a").get(0), n -> assertThat(n).isEqualTo(1L << 30));
+        System.out.println("maintenance: left on ds1 " + sizes);
         JsonNode home = null;
         for (JsonNode id : m.get("recommendationIds")) {
             JsonNode r = api.call(HttpMethod.GET, "/api/v1/recommendations/" + id.asLong(), null, 200);
