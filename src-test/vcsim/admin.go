@@ -50,8 +50,8 @@ func (r *relocator) syncAccessibility() {
 }
 
 // watch polls, until stop is closed, what no API call changes: datastore directories (accessibility)
-// datastores emptied by relocations (maintenance.go's enter tasks) and VMs that stopped or started
-// outside PowerOnVM_Task (their swap files, swap.go).
+// datastores emptied by relocations (maintenance.go's enter tasks), VMs that stopped or started
+// outside PowerOnVM_Task (their swap files, swap.go) and VMs removed (their Storage DRS settings).
 func (r *relocator) watch(every time.Duration, stop <-chan struct{}) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -63,6 +63,7 @@ func (r *relocator) watch(every time.Duration, stop <-chan struct{}) {
 			r.syncAccessibility()
 			r.settleMaintenance()
 			r.reconcileSwaps()
+			forgetRemovedVms()
 		}
 	}
 }

@@ -376,3 +376,34 @@ func checkPodThresholds(s *types.StorageDrsPodConfigSpec) types.BaseMethodFault 
 	}
 	return nil
 }
+
+// forgetRemovedVms drops, from every pod's Storage DRS configuration, the VM settings (automation, keep
+// together, VMDK anti-affinity) of VMs that no longer exist, as vCenter does when a VM is destroyed or
+// unregistered; polled, like the other changes no API call of this simulator sees happen.
+func forgetRemovedVms() {
+	ctx := simulator.SpoofContext()
+	for _, e := range ctx.Map.All("StoragePod") {
+		pod, ok := e.(*simulator.StoragePod)
+		if !ok {
+			continue
+		}
+		ctx.WithLock(pod, func() {
+			if pod.PodStorageDrsEntry == nil {
+				return
+			}
+			cfg := pod.PodStorageDrsEntry.StorageDrsConfig
+			var kept []types.StorageDrsVmConfigInfo
+			for _, v := range cfg.VmConfig {
+				if v.Vm == nil || ctx.Map.Get(*v.Vm) != nil {
+					kept = append(kept, v)
+				}
+			}
+			if len(kept) == len(cfg.VmConfig) {
+				return
+			}
+			cfg.VmConfig = kept
+			pod.PodStorageDrsEntry.StorageDrsConfig = cfg
+			ctx.Update(pod, []types.PropertyChange{{Name: podConfigProperty, Val: cfg}})
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vmware/govmomi/object"
 	"github.com/vmware/govmomi/vim25/mo"
@@ -235,5 +236,34 @@ func TestConfigureStorageDrsAdvancedOptions(t *testing.T) {
 	err = e.configure(types.StorageDrsConfigSpec{PodConfigSpec: &types.StorageDrsPodConfigSpec{Option: []types.StorageDrsOptionSpec{remove}}}, true)
 	if err == nil || !strings.Contains(err.Error(), "podConfigSpec.option[0].removeKey") {
 		t.Fatalf("removing a key the pod lacks: %v", err)
+	}
+}
+
+// A destroyed VM's settings leave the pod's configuration, as vCenter drops them; the others stay.
+func TestADestroyedVmsSettingsLeaveThePod(t *testing.T) {
+	e := start(t, world, Options{})
+	vm1, vm2 := e.vm("vm1").Reference(), e.vm("vm2").Reference()
+	behavior := func(vm *types.ManagedObjectReference, b string) types.StorageDrsVmConfigSpec {
+		return types.StorageDrsVmConfigSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
+			Info: &types.StorageDrsVmConfigInfo{Vm: vm, Behavior: b}}
+	}
+	if err := e.configure(types.StorageDrsConfigSpec{VmConfigSpec: []types.StorageDrsVmConfigSpec{
+		behavior(&vm1, "manual"), behavior(&vm2, "automated")}}, true); err != nil {
+		t.Fatal(err)
+	}
+	destroy, err := e.vm("vm2").Destroy(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := destroy.Wait(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && len(e.podConfig("POD0").VmConfig) != 1 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	c := e.podConfig("POD0")
+	if len(c.VmConfig) != 1 || *c.VmConfig[0].Vm != vm1 || c.VmConfig[0].Behavior != "manual" {
+		t.Fatalf("after vm2 was destroyed: %#v", c.VmConfig)
 	}
 }
