@@ -108,6 +108,7 @@ public class InventorySync implements StoredInventory {
                 snap.datastores().forEach(this::upsert);
                 snap.hosts().forEach(this::upsert);
                 snap.vms().forEach(this::upsert);
+                forgetSettingsOfRemovedVms();
                 saveState(snap.version(), true, readAt);
             });
             log.info("inventory full sync at version {}: {} datastores, {} hosts, {} VMs", snap.version(),
@@ -148,6 +149,7 @@ public class InventorySync implements StoredInventory {
             for (InventoryChanges.Removed r : c.removed()) {
                 remove(r);
             }
+            forgetSettingsOfRemovedVms();
             saveState(c.version(), false, readAt);
         });
         withdrawOutdatedRecommendations();
@@ -247,6 +249,16 @@ public class InventorySync implements StoredInventory {
     private void rememberName(String moid, String name) {
         jdbc.update("DELETE FROM known_name WHERE moid = ?", moid);
         jdbc.update("INSERT INTO known_name (moid, name) VALUES (?, ?)", moid, name);
+    }
+
+    /**
+     * A VM that left vCenter takes its Storage DRS override and its service class with it: vCenter drops a destroyed
+     * VM's entry in the pod's vmConfig, and a VM id is never used again, so the rows would only be listed, stale,
+     * among the cluster's VM overrides.
+     */
+    private void forgetSettingsOfRemovedVms() {
+        jdbc.update("DELETE FROM vm_override WHERE vm_moid NOT IN (SELECT moid FROM vm)");
+        jdbc.update("DELETE FROM vm_service_class WHERE vm_moid NOT IN (SELECT moid FROM vm)");
     }
 
     private void remove(InventoryChanges.Removed r) {

@@ -52,7 +52,8 @@ class StorageDrsRulesVcsimTest {
      * ds1 holds a, b and pair: a and b share it against their rule, pair's two disks too; doomed
      * (on ds2) is destroyed in vCenter by the rule-creation test; pinned and careful (on ds2) get
      * their Storage DRS automation in vCenter, and lose it again, in the automation test; twins (three
-     * disks on ds2) gets a VMDK anti-affinity rule through the API, and loses it again.
+     * disks on ds2) gets a VMDK anti-affinity rule through the API, and loses it again; fleeting (on ds2) gets an
+     * automation and a service class, and is destroyed in vCenter.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
             + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
@@ -65,7 +66,8 @@ class StorageDrsRulesVcsimTest {
             + "{\"name\":\"pinned\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
             + "{\"name\":\"careful\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
             + "{\"name\":\"twins\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"},"
-            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds2\"},{\"name\":\"disk3\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
+            + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds2\"},{\"name\":\"disk3\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
+            + "{\"name\":\"fleeting\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -656,6 +658,40 @@ class StorageDrsRulesVcsimTest {
         assertThat(heldVmConfig(careful).isMissingNode()).isTrue();
         assertThat(automationOf(pinned)).isEqualTo(VmOverride.DEFAULT);
         assertThat(automationOf(careful)).isEqualTo(VmOverride.DEFAULT);
+    }
+
+    /** A destroyed VM's override and service class go with it: vCenter drops its vmConfig, the server its rows. */
+    @Test
+    void aVmDestroyedInVCenterLeavesNoOverrideBehind() throws Exception {
+        String fleeting = FaithfulVcsim.moid(vcsim, "m", "fleeting");
+        String settings = "/api/v1/clusters/" + podId() + "/settings";
+        AdminApi api = new AdminApi(rest);
+        fullSync();
+        Map<String, Object> body = settingsBody(api, settings);
+        body.put("serviceClasses", List.of(Map.of("id", "brief", "deliveryBoundMs", 10.0, "demandBoundIops", 100.0,
+                "demandBoundBytesPerSecond", 1.0e6)));
+        body.put("vmOverrides", List.of(Map.of("vmId", fleeting, "behavior", "manual", "serviceClass", "brief")));
+        api.call(HttpMethod.PUT, settings, body, 200);
+        assertThat(heldVmConfig(fleeting).path("behavior").asText()).isEqualTo("manual");
+        assertThat(shownAutomation(api)).containsEntry("fleeting", "manual");
+
+        vcsim.govc("vm.destroy", "fleeting");
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!heldVmConfig(fleeting).isMissingNode() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(heldVmConfig(fleeting).isMissingNode()).as("vCenter drops a destroyed VM's Storage DRS settings").isTrue();
+        sync.incrementalSync();
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200).toString())
+                .as("no override left for a VM that is gone").doesNotContain(fleeting);
+        assertThat(api.call(HttpMethod.GET, settings, null, 200).get("vmOverrides").toString()).doesNotContain(fleeting);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vm_service_class WHERE vm_moid = ?", Long.class, fleeting)).isZero();
+        fullSync();
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200).toString()).doesNotContain(fleeting);
+
+        Map<String, Object> after = settingsBody(api, settings);
+        after.put("serviceClasses", List.of());
+        api.call(HttpMethod.PUT, settings, after, 200);
     }
 
     /** VM name → automation level, as GET vm-overrides shows it. */
