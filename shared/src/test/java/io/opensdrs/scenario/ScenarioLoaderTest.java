@@ -49,6 +49,14 @@ class ScenarioLoaderTest {
         assertThat(w.randomPct()).isEqualTo(100.0);
         assertThat(s.events()).singleElement().isInstanceOf(EventSpec.Maintenance.class);
         assertThat(s.rules()).singleElement().isInstanceOf(RuleSpec.VmAntiAffinity.class);
+        assertThat(s.vm("vm1").orElseThrow().memoryMB()).as("not given").isNull();
+    }
+
+    @Test
+    void aVmsMemoryIsRead() throws Exception {
+        String text = resource("valid-base.json").replaceFirst("\"name\": \"vm1\",", "\"name\": \"vm1\", \"memoryMB\": 4096,");
+        assertThat(text).contains("\"memoryMB\": 4096");
+        assertThat(ScenarioLoader.parse(text, "memory.json").vm("vm1").orElseThrow().memoryMB()).isEqualTo(4096);
     }
 
     @Test

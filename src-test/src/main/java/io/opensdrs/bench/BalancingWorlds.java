@@ -132,7 +132,7 @@ public final class BalancingWorlds {
         for (DiskSpec d : vm.disks()) {
             disks.add(new DiskSpec(d.name(), d.sizeGB(), datastore, d.thin(), d.workload()));
         }
-        return new VmSpec(vm.name(), vm.host(), vm.automation(), vm.keepTogether(), disks);
+        return new VmSpec(vm.name(), vm.host(), vm.automation(), vm.keepTogether(), disks, vm.memoryMB());
     }
 
     static Scenario withVms(Scenario s, String name, List<VmSpec> vms) {
@@ -150,7 +150,7 @@ public final class BalancingWorlds {
                 disks.add(w == null ? d : new DiskSpec(d.name(), d.sizeGB(), d.datastore(), d.thin(),
                         new WorkloadSpec(w.oio(), w.ioSizeKB(), w.readPct(), w.randomPct(), w.thinkTimeMs(), null)));
             }
-            vms.add(new VmSpec(vm.name(), vm.host(), vm.automation(), vm.keepTogether(), disks));
+            vms.add(new VmSpec(vm.name(), vm.host(), vm.automation(), vm.keepTogether(), disks, vm.memoryMB()));
         }
         return new Scenario(s.name(), s.description(), s.seed(), s.hours(), s.datastoreClusters(), s.datastores(),
                 s.hosts(), vms, s.rules(), null);

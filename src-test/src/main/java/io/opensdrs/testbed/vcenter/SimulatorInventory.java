@@ -66,6 +66,9 @@ public final class SimulatorInventory {
             vm.put("name", v.name());
             vm.put("host", v.host());
             vm.put("powerOn", true);
+            if (v.memoryMB() != null) {
+                vm.put("memoryMB", v.memoryMB()); // its swap file, in its home, is as large
+            }
             ArrayNode disks = vm.putArray("disks");
             for (DiskSpec d : v.disks()) {
                 ObjectNode disk = disks.addObject();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.scenario.Scenario;
 import io.opensdrs.scenario.ScenarioCatalog;
+import io.opensdrs.scenario.VmSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +29,12 @@ class SimulatorInventoryTest {
 
     @Test
     void theDemoWorldLoadsIntoTheSimulatorAsTheSameWorld(@TempDir Path dir) throws Exception {
-        Scenario demo = ScenarioCatalog.example("demo");
+        Scenario shipped = ScenarioCatalog.example("demo");
+        // gold-web2 given 3 GB of memory, as a scenario may: it runs, so its home holds a swap file that size
+        Scenario demo = new Scenario(shipped.name(), shipped.description(), shipped.seed(), shipped.hours(), shipped.datastoreClusters(),
+                shipped.datastores(), shipped.hosts(), shipped.vms().stream().map(v -> v.name().equals("gold-web2")
+                        ? new VmSpec(v.name(), v.host(), v.automation(), v.keepTogether(), v.disks(), 3072) : v).toList(),
+                shipped.rules(), shipped.events());
         Path inv = SimulatorInventory.write(demo, "DC0", dir.resolve("inventory.json"));
 
         Path vcsim = Path.of("vcsim/target/vcsim").toAbsolutePath();
@@ -47,6 +53,14 @@ class SimulatorInventoryTest {
             assertThat(govc(url, "ls", "/DC0/datastore/silver")).contains("silver-10k1");
             String disks = govc(url, "device.info", "-vm", "gold-oltp1", "disk-*");
             assertThat(disks).contains("[gold-7k1] gold-oltp1/data.vmdk").contains("[gold-7k1] gold-oltp1/system.vmdk");
+            assertThat(govc(url, "object.collect", "-s", "/DC0/vm/gold-web2", "config.hardware.memoryMB").strip()).isEqualTo("3072");
+            long swap = 0;
+            for (JsonNode f : new ObjectMapper().readTree(govc(url, "object.collect", "-json", "/DC0/vm/gold-web2", "layoutEx")).at("/0/val/file")) {
+                swap += f.get("type").asText().equals("swap") ? f.get("size").asLong() : 0;
+            }
+            assertThat(swap).as("gold-web2's swap file").isEqualTo(3072L << 20);
+            assertThat(govc(url, "object.collect", "-s", "/DC0/vm/gold-oltp1", "config.hardware.memoryMB").strip())
+                    .as("not given: the simulator's default").isEqualTo("32");
 
             // the scenario's rules are made in vCenter, on the VMs' datastore cluster
             assertThat(SimulatorStorageDrs.commands(demo)).containsExactly(
