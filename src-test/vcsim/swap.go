@@ -176,6 +176,9 @@ func (r *relocator) reconcileSwaps() {
 		if !ok {
 			continue
 		}
+		if r.relocating(vm) {
+			continue // its files are being copied: settled once the relocation has committed
+		}
 		ctx.WithLock(vm, func() {
 			if vm.Config == nil || vm.Config.Template {
 				return
@@ -201,7 +204,16 @@ type PoweringVM struct {
 func (vm *PoweringVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM_Task) soap.HasFault {
 	routes.leave(ctx, vm.session, vm.Self)
 	if vm.Runtime.PowerState != types.VirtualMachinePowerStatePoweredOn && !vm.Config.Template {
-		if fault := vm.r.createSwap(ctx, vm.VirtualMachine); fault != nil {
+		var fault types.BaseMethodFault
+		if vm.r.relocating(vm.VirtualMachine) {
+			// vCenter runs one operation on a VM at a time; a swap file made now would miss the copy
+			vm.r.mu.Lock()
+			fault = &types.TaskInProgress{Task: vm.r.busy[vm.Self]}
+			vm.r.mu.Unlock()
+		} else {
+			fault = vm.r.createSwap(ctx, vm.VirtualMachine)
+		}
+		if fault != nil {
 			task, tctx := startTask(ctx, vm.VirtualMachine, "powerOn")
 			finishTask(tctx, task, fault)
 			return &methods.PowerOnVM_TaskBody{Res: &types.PowerOnVM_TaskResponse{Returnval: task.Self}}
@@ -209,4 +221,12 @@ func (vm *PoweringVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM
 	}
 	// A stock power-on that fails (host in maintenance) leaves the VM off: reconcileSwaps removes the file.
 	return vm.VirtualMachine.PowerOnVMTask(ctx, req)
+}
+
+// relocating says whether a relocation of the VM is running.
+func (r *relocator) relocating(vm *simulator.VirtualMachine) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, busy := r.busy[vm.Self]
+	return busy
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vmware/govmomi/object"
+	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/task"
 	"github.com/vmware/govmomi/vim25/mo"
 	"github.com/vmware/govmomi/vim25/types"
@@ -215,4 +216,81 @@ func TestInventoryRefusesMemoryThatCannotBe(t *testing.T) {
 	if err := swapWorld.validate(); err != nil {
 		t.Errorf("the swap world: %v", err)
 	}
+}
+
+// While its files are copied, a VM cannot be powered on (vCenter runs one operation on a VM at a
+// time), and the swap file of one powered off meanwhile moves with the home before it goes.
+func TestPowerChangesDuringARelocation(t *testing.T) {
+	e := start(t, swapWorld, Options{RateMBps: 2048}) // idle's 1 GiB disk: half a second
+	idle := e.vm("idle")
+	ds1 := e.ds("ds1").Reference()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := e.relocate(idle, types.VirtualMachineRelocateSpec{Datastore: &ds1})
+		done <- err
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !e.s.reloc.relocating(simulatorVM(e, idle)) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	on, err := idle.PowerOn(e.ctx)
+	if err == nil {
+		err = on.Wait(e.ctx)
+	}
+	// Errorf, not Fatalf, until the relocation has ended: the simulator's Close waits for its client's calls.
+	var te task.Error
+	if !errors.As(err, &te) {
+		t.Errorf("power-on during the copy: %v", err)
+	} else if _, ok := te.Fault().(*types.TaskInProgress); !ok {
+		t.Errorf("fault %T", te.Fault())
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if name, _, _ := e.swapOf(idle); name != "" {
+		t.Errorf("a VM whose power-on was refused has swap file %s", name)
+	}
+
+	running := e.vm("running")
+	ds2 := e.ds("ds2").Reference()
+	before1, before2 := e.dsState("ds1"), e.dsState("ds2")
+	go func() {
+		_, _, err := e.relocate(running, types.VirtualMachineRelocateSpec{Datastore: &ds2})
+		done <- err
+	}()
+	for !e.s.reloc.relocating(simulatorVM(e, running)) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	off, err := running.PowerOff(e.ctx)
+	if err == nil {
+		err = off.Wait(e.ctx)
+	}
+	if err != nil {
+		t.Error(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for time.Now().Before(deadline.Add(5 * time.Second)) {
+		if n, _, _ := e.swapOf(running); n == "" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n, _, _ := e.swapOf(running); n != "" {
+		t.Fatalf("swap %s left after power-off", n)
+	}
+	a1, a2 := e.dsState("ds1"), e.dsState("ds2")
+	if a1.Free-before1.Free != 2*gb+1536*mib || before2.Free-a2.Free != 2*gb {
+		t.Errorf("free space: ds1 %d -> %d, ds2 %d -> %d: the disk and the swap file counted once each", before1.Free, a1.Free, before2.Free, a2.Free)
+	}
+	for _, f := range append(files(t, a1.Dir), files(t, a2.Dir)...) {
+		if strings.HasSuffix(f, ".vswp") {
+			t.Errorf("swap file %s left on disk", f)
+		}
+	}
+}
+
+func simulatorVM(e *env, vm *object.VirtualMachine) *simulator.VirtualMachine {
+	return simulator.Map.Get(vm.Reference()).(*simulator.VirtualMachine)
 }
