@@ -149,7 +149,9 @@ public class InventorySync implements StoredInventory {
             for (InventoryChanges.Removed r : c.removed()) {
                 remove(r);
             }
-            forgetSettingsOfRemovedVms();
+            if (c.removed().stream().anyMatch(r -> r.kind() == InventoryChanges.Kind.VM)) {
+                forgetSettingsOfRemovedVms();
+            }
             saveState(c.version(), false, readAt);
         });
         withdrawOutdatedRecommendations();
