@@ -50,6 +50,15 @@ func (e *env) swapOf(vm *object.VirtualMachine) (name string, size int64, layout
 	return name, size, layoutSwap
 }
 
+// powerOn runs PowerOnVM_Task to its end: its fault, if any, as a task.Error.
+func (e *env) powerOn(vm *object.VirtualMachine) error {
+	on, err := vm.PowerOn(e.ctx)
+	if err == nil {
+		err = on.Wait(e.ctx)
+	}
+	return err
+}
+
 // localFile is where a "[ds] path" file lies on this machine.
 func (e *env) localFile(dsPath string) string {
 	var p object.DatastorePath
@@ -66,11 +75,7 @@ func TestPowerOnMakesTheSwapFileAndPowerOffRemovesIt(t *testing.T) {
 		t.Fatalf("a powered-off VM has swap file %s", name)
 	}
 	before := e.dsState("ds2")
-	on, err := vm.PowerOn(e.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := on.Wait(e.ctx); err != nil {
+	if err := e.powerOn(vm); err != nil {
 		t.Fatal(err)
 	}
 	name, size, layoutSwap := e.swapOf(vm)
@@ -119,10 +124,7 @@ func TestPowerOnFailsWhenTheHomeHasNoRoomForTheSwapFile(t *testing.T) {
 	e := start(t, swapWorld, Options{RateMBps: 20000})
 	vm := e.vm("cramped")
 	before := e.dsState("small")
-	on, err := vm.PowerOn(e.ctx)
-	if err == nil {
-		err = on.Wait(e.ctx)
-	}
+	err := e.powerOn(vm)
 	var te task.Error
 	if !errors.As(err, &te) {
 		t.Fatalf("expected a task fault, got %v", err)
@@ -233,10 +235,7 @@ func TestPowerChangesDuringARelocation(t *testing.T) {
 	for !e.s.reloc.relocating(simulatorVM(e, idle)) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	on, err := idle.PowerOn(e.ctx)
-	if err == nil {
-		err = on.Wait(e.ctx)
-	}
+	err := e.powerOn(idle)
 	// Errorf, not Fatalf, until the relocation has ended: the simulator's Close waits for its client's calls.
 	var te task.Error
 	if !errors.As(err, &te) {
