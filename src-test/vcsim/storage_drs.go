@@ -378,8 +378,11 @@ func checkPodThresholds(s *types.StorageDrsPodConfigSpec) types.BaseMethodFault 
 }
 
 // forgetRemovedVms drops, from every pod's Storage DRS configuration, the VM settings (automation, keep
-// together, VMDK anti-affinity) of VMs that no longer exist, as vCenter does when a VM is destroyed or
-// unregistered; polled, like the other changes no API call of this simulator sees happen.
+// together, VMDK anti-affinity) of VMs that no longer exist, and takes them out of the pod's VM
+// anti-affinity rules, as vCenter does when a VM leaves its inventory (it keeps them only for a VM that
+// is still there, moved out of the pod); polled, like the other changes no API call of this simulator
+// sees happen. A rule left with fewer than two VMs keeps nothing apart and goes: vCenter would not
+// accept it as a new rule either (applyRule).
 func forgetRemovedVms() {
 	ctx := simulator.SpoofContext()
 	for _, e := range ctx.Map.All("StoragePod") {
@@ -392,16 +395,43 @@ func forgetRemovedVms() {
 				return
 			}
 			cfg := pod.PodStorageDrsEntry.StorageDrsConfig
+			exists := func(vm types.ManagedObjectReference) bool { return ctx.Map.Get(vm) != nil }
 			var kept []types.StorageDrsVmConfigInfo
 			for _, v := range cfg.VmConfig {
-				if v.Vm == nil || ctx.Map.Get(*v.Vm) != nil {
+				if v.Vm == nil || exists(*v.Vm) {
 					kept = append(kept, v)
 				}
 			}
-			if len(kept) == len(cfg.VmConfig) {
+			changed := len(kept) != len(cfg.VmConfig)
+			var rules []types.BaseClusterRuleInfo
+			for _, r := range cfg.PodConfig.Rule {
+				anti, ok := r.(*types.ClusterAntiAffinityRuleSpec)
+				if !ok {
+					rules = append(rules, r)
+					continue
+				}
+				var vms []types.ManagedObjectReference
+				for _, vm := range anti.Vm {
+					if exists(vm) {
+						vms = append(vms, vm)
+					}
+				}
+				if len(vms) == len(anti.Vm) {
+					rules = append(rules, r)
+					continue
+				}
+				changed = true
+				if len(vms) >= 2 {
+					left := *anti
+					left.Vm = vms
+					rules = append(rules, &left)
+				}
+			}
+			if !changed {
 				return
 			}
 			cfg.VmConfig = kept
+			cfg.PodConfig.Rule = rules
 			pod.PodStorageDrsEntry.StorageDrsConfig = cfg
 			ctx.Update(pod, []types.PropertyChange{{Name: podConfigProperty, Val: cfg}})
 		})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -241,14 +242,19 @@ func TestConfigureStorageDrsAdvancedOptions(t *testing.T) {
 
 // A destroyed VM's settings leave the pod's configuration, as vCenter drops them; the others stay.
 func TestADestroyedVmsSettingsLeaveThePod(t *testing.T) {
-	e := start(t, world, Options{})
-	vm1, vm2 := e.vm("vm1").Reference(), e.vm("vm2").Reference()
+	three := world
+	three.VMs = append(append([]VMSpec(nil), world.VMs...), VMSpec{Name: "vm3", Host: "h1", Disks: []DiskSpec{
+		{Name: "disk1", SizeGB: 1, Datastore: "ds1"}}})
+	e := start(t, three, Options{})
+	vm1, vm2, vm3 := e.vm("vm1").Reference(), e.vm("vm2").Reference(), e.vm("vm3").Reference()
 	behavior := func(vm *types.ManagedObjectReference, b string) types.StorageDrsVmConfigSpec {
 		return types.StorageDrsVmConfigSpec{ArrayUpdateSpec: types.ArrayUpdateSpec{Operation: types.ArrayUpdateOperationAdd},
 			Info: &types.StorageDrsVmConfigInfo{Vm: vm, Behavior: b}}
 	}
-	if err := e.configure(types.StorageDrsConfigSpec{VmConfigSpec: []types.StorageDrsVmConfigSpec{
-		behavior(&vm1, "manual"), behavior(&vm2, "automated")}}, true); err != nil {
+	if err := e.configure(types.StorageDrsConfigSpec{
+		PodConfigSpec: &types.StorageDrsPodConfigSpec{Rule: []types.ClusterRuleSpec{
+			antiAffinity("trio", vm1, vm2, vm3), antiAffinity("duo", vm2, vm3), antiAffinity("others", vm1, vm3)}},
+		VmConfigSpec: []types.StorageDrsVmConfigSpec{behavior(&vm1, "manual"), behavior(&vm2, "automated")}}, true); err != nil {
 		t.Fatal(err)
 	}
 	destroy, err := e.vm("vm2").Destroy(e.ctx)
@@ -259,11 +265,23 @@ func TestADestroyedVmsSettingsLeaveThePod(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && len(e.podConfig("POD0").VmConfig) != 1 {
+	for time.Now().Before(deadline) && (len(e.podConfig("POD0").VmConfig) != 1 || len(e.podConfig("POD0").PodConfig.Rule) != 2) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	c := e.podConfig("POD0")
 	if len(c.VmConfig) != 1 || *c.VmConfig[0].Vm != vm1 || c.VmConfig[0].Behavior != "manual" {
 		t.Fatalf("after vm2 was destroyed: %#v", c.VmConfig)
+	}
+	members := map[string][]types.ManagedObjectReference{}
+	for _, r := range c.PodConfig.Rule {
+		anti := r.(*types.ClusterAntiAffinityRuleSpec)
+		members[anti.Name] = anti.Vm
+		if anti.Enabled == nil || !*anti.Enabled || anti.Key == 0 {
+			t.Errorf("rule %s lost its settings: %#v", anti.Name, anti)
+		}
+	}
+	want := map[string][]types.ManagedObjectReference{"trio": {vm1, vm3}, "others": {vm1, vm3}}
+	if !reflect.DeepEqual(members, want) {
+		t.Fatalf("rules after vm2 was destroyed (duo has one VM left and goes): %v, want %v", members, want)
 	}
 }

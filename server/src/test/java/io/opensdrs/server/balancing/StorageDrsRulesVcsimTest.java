@@ -660,13 +660,21 @@ class StorageDrsRulesVcsimTest {
         assertThat(automationOf(careful)).isEqualTo(VmOverride.DEFAULT);
     }
 
-    /** A destroyed VM's override and service class go with it: vCenter drops its vmConfig, the server its rows. */
+    /**
+     * A destroyed VM's override and service class go with it: vCenter drops its vmConfig, the server its rows;
+     * and it leaves the VM anti-affinity rules it was in, a rule left with one VM going altogether.
+     */
     @Test
     void aVmDestroyedInVCenterLeavesNoOverrideBehind() throws Exception {
         String fleeting = FaithfulVcsim.moid(vcsim, "m", "fleeting");
+        String twins = FaithfulVcsim.moid(vcsim, "m", "twins");
+        String careful = FaithfulVcsim.moid(vcsim, "m", "careful");
         String settings = "/api/v1/clusters/" + podId() + "/settings";
+        String rules = "/api/v1/clusters/" + podId() + "/rules";
         AdminApi api = new AdminApi(rest);
         fullSync();
+        api.call(HttpMethod.POST, rules, Map.of("kind", "vmAntiAffinity", "name", "trio", "vmIds", List.of(fleeting, twins, careful)), 201);
+        api.call(HttpMethod.POST, rules, Map.of("kind", "vmAntiAffinity", "name", "duo", "vmIds", List.of(fleeting, careful)), 201);
         Map<String, Object> body = settingsBody(api, settings);
         body.put("serviceClasses", List.of(Map.of("id", "brief", "deliveryBoundMs", 10.0, "demandBoundIops", 100.0,
                 "demandBoundBytesPerSecond", 1.0e6)));
@@ -686,8 +694,19 @@ class StorageDrsRulesVcsimTest {
                 .as("no override left for a VM that is gone").doesNotContain(fleeting);
         assertThat(api.call(HttpMethod.GET, settings, null, 200).get("vmOverrides").toString()).doesNotContain(fleeting);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vm_service_class WHERE vm_moid = ?", Long.class, fleeting)).isZero();
+        assertThat(heldVmAntiAffinityRules()).as("vCenter keeps the rule that still has two VMs").contains("trio").doesNotContain("duo");
+        Map<String, List<String>> members = new HashMap<>();
+        api.call(HttpMethod.GET, rules, null, 200).forEach(r -> {
+            if (r.get("kind").asText().equals("vmAntiAffinity")) {
+                members.put(r.get("name").asText(), JSON.convertValue(r.get("members"), List.class));
+            }
+        });
+        assertThat(members).containsEntry("trio", List.of("twins", "careful")).doesNotContainKey("duo");
+        assertThat(assembler.assemble(podId()).state().rules()).contains(new Rule.VmAntiAffinity("trio", Set.of(twins, careful)))
+                .extracting(Rule::name).doesNotContain("duo");
         fullSync();
         assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/vm-overrides", null, 200).toString()).doesNotContain(fleeting);
+        api.call(HttpMethod.DELETE, rules + "/vmAntiAffinity:trio", null, 204);
 
         Map<String, Object> after = settingsBody(api, settings);
         after.put("serviceClasses", List.of());
