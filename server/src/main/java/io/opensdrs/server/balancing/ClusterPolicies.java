@@ -100,11 +100,11 @@ public class ClusterPolicies {
     /**
      * The VMs' automation as vCenter holds it ({@code held}: VM → its level, the VMs vCenter has
      * none for left out) becomes the cluster's overrides; a VM's service class stays. Returns the
-     * changes made, as "automation of VM vm = level".
+     * changes made: VM → its level now.
      */
-    public List<String> adoptVmAutomation(String clusterId, Map<String, VmOverride> held) {
+    public Map<String, VmOverride> adoptVmAutomation(String clusterId, Map<String, VmOverride> held) {
         Map<String, VmOverride> current = vmOverrides(clusterId);
-        List<String> changes = new java.util.ArrayList<>();
+        Map<String, VmOverride> changes = new LinkedHashMap<>();
         current.forEach((vm, o) -> {
             VmOverride h = held.getOrDefault(vm, VmOverride.DEFAULT);
             if (h == o) {
@@ -115,12 +115,12 @@ public class ClusterPolicies {
             } else {
                 jdbc.update("UPDATE vm_override SET behavior = ? WHERE cluster_moid = ? AND vm_moid = ?", stored(h), clusterId, vm);
             }
-            changes.add("automation of VM " + vm + " = " + stored(h));
+            changes.put(vm, h);
         });
         held.forEach((vm, h) -> {
             if (!current.containsKey(vm)) {
                 jdbc.update("INSERT INTO vm_override (cluster_moid, vm_moid, behavior) VALUES (?, ?, ?)", clusterId, vm, stored(h));
-                changes.add("automation of VM " + vm + " = " + stored(h));
+                changes.put(vm, h);
             }
         });
         return changes;

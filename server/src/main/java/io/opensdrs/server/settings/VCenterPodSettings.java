@@ -3,6 +3,7 @@ package io.opensdrs.server.settings;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.api.SettingsRequest;
 import io.opensdrs.server.balancing.ClusterPolicies;
+import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import io.opensdrs.server.vsphere.StorageDrsRules;
@@ -113,15 +114,17 @@ public class VCenterPodSettings {
 
     private final ClusterSettingsRepository settings;
     private final ClusterPolicies policies;
+    private final MoveDescriptions names;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration timeout;
     /** When this server last changed each pod's Storage DRS configuration in vCenter (since it started). */
     private final Map<String, Instant> changedInVCenter = new ConcurrentHashMap<>();
 
-    public VCenterPodSettings(ClusterSettingsRepository settings, ClusterPolicies policies, ObjectProvider<VSphereClient> clients,
-                              VCenterProperties vcenter) {
+    public VCenterPodSettings(ClusterSettingsRepository settings, ClusterPolicies policies, MoveDescriptions names,
+                              ObjectProvider<VSphereClient> clients, VCenterProperties vcenter) {
         this.settings = settings;
         this.policies = policies;
+        this.names = names;
         this.clients = clients;
         this.timeout = vcenter.getTimeout();
     }
@@ -158,7 +161,7 @@ public class VCenterPodSettings {
             s.setUpdatedAt(Instant.now());
             settings.save(s);
         }
-        adopted.addAll(policies.adoptVmAutomation(podId, automation(vcenter)));
+        policies.adoptVmAutomation(podId, automation(vcenter)).forEach((vm, o) -> adopted.add(vmAutomation(vm, o)));
         if (!adopted.isEmpty()) {
             log.info("{}: vCenter's Storage DRS settings differ; the server follows: {}", podId, String.join(", ", adopted));
         }
@@ -240,7 +243,7 @@ public class VCenterPodSettings {
                 VmOverride h = heldVms.getOrDefault(vm, VmOverride.DEFAULT);
                 if (h != o) {
                     throw new VCenterRefusedException(vmField(vm, overrides), "vCenter completed ConfigureStorageDrsForPod_Task but holds "
-                            + level(h) + " for VM " + vm + ", not " + level(o));
+                            + level(h) + " for VM " + vm(vm) + ", not " + level(o));
                 }
             });
         } catch (VimFaultException e) {
@@ -312,9 +315,22 @@ public class VCenterPodSettings {
         return Objects.equals(current, wanted) ? null : wanted;
     }
 
-    private static String describe(PodSettings change, List<Shared<?>> changed, Map<String, VmOverride> vmChange) {
+    private String describe(PodSettings change, List<Shared<?>> changed, Map<String, VmOverride> vmChange) {
         List<String> parts = new ArrayList<>(changed.stream().map(f -> f.vcenterProperty() + " = " + f.held().apply(change)).toList());
-        vmChange.forEach((vm, o) -> parts.add("automation of VM " + vm + " = " + level(o)));
+        vmChange.forEach((vm, o) -> parts.add(vmAutomation(vm, o)));
         return String.join(", ", parts);
+    }
+
+    private String vmAutomation(String vm, VmOverride o) {
+        return "automation of VM " + vm(vm) + " = " + level(o);
+    }
+
+    /**
+     * A VM as an administrator finds it in the vSphere Client, by name, with its id: names need not be
+     * unique in vCenter (one per folder).
+     */
+    private String vm(String moid) {
+        String name = names.vm(moid);
+        return name.equals(moid) ? moid : name + " (" + moid + ")";
     }
 }

@@ -812,7 +812,7 @@ abstract class BalancingIntegrationSuite {
             careful.put("vmOverrides", List.of(Map.of("vmId", "vm-31", "behavior", "excluded")));
             refused = call(HttpMethod.PUT, settings, careful, 502);
             assertThat(refused.path("field").asText()).isEqualTo("vmOverrides[0].behavior");
-            assertThat(refused.path("detail").asText()).contains("automation of VM vm-31 = excluded");
+            assertThat(refused.path("detail").asText()).contains("automation of VM web (vm-31) = excluded");
             assertThat(fingerprint()).isEqualTo(before);
         } finally {
             vcenter.refusesPodConfiguration = false;
