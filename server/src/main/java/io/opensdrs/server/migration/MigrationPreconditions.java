@@ -121,7 +121,7 @@ public final class MigrationPreconditions {
             return Optional.empty();
         }
         if (a.wholeVm()) {
-            return vm.datastoreIds().equals(List.of(dest.id()))
+            return vm.homeAndDiskDatastoreIds().equals(List.of(dest.id()))
                     ? Optional.of(new Outcome(Verdict.ALREADY_DONE, null, "VM " + vm.name() + " is already on " + dest.name()))
                     : Optional.empty();
         }

@@ -27,9 +27,9 @@ public final class ResultVerifier {
                     : Optional.of("the home of VM " + vm.get().name() + " is on " + inv.datastoreName(home));
         }
         if (a.wholeVm()) {
-            List<String> on = vm.get().datastoreIds();
+            List<String> on = vm.get().homeAndDiskDatastoreIds();
             return on.equals(List.of(a.destinationDatastore())) ? Optional.empty()
-                    : Optional.of("VM " + vm.get().name() + " has files on " + on.stream().map(inv::datastoreName).toList());
+                    : Optional.of("VM " + vm.get().name() + " has its home or disks on " + on.stream().map(inv::datastoreName).toList());
         }
         for (int key : a.diskKeys()) {
             Optional<InventorySnapshot.VirtualDisk> d = vm.get().disk(key);

@@ -1,5 +1,6 @@
 package io.opensdrs.server.vsphere;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -83,7 +84,8 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
     }
 
     /**
-     * @param datastoreIds the datastores holding any of the VM's files (vm.datastore)
+     * @param datastoreIds the datastores holding any of the VM's files (vm.datastore): besides its home's
+     *     and its disks', a swap file kept on the host's swap datastore, an ISO image the CD drive reads
      * @param homeDatastoreId the datastore of the VM's home — its configuration file and the files
      *     kept beside it ({@code summary.config.vmPathName}, {@code [datastore] vm/vm.vmx}); null when unknown
      * @param homeBytes the size of the home's files on that datastore, VMDKs not counted (vm.layoutEx): what a
@@ -98,6 +100,19 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
 
         public Optional<VirtualDisk> disk(int key) {
             return disks.stream().filter(d -> d.key() == key).findFirst();
+        }
+
+        /**
+         * The datastores of the VM's home and of its disks, without repeats: what a relocation of the
+         * whole VM moves. Not {@code datastoreIds}, which may name datastores a relocation leaves alone.
+         */
+        public List<String> homeAndDiskDatastoreIds() {
+            LinkedHashSet<String> ids = new LinkedHashSet<>();
+            if (homeDatastoreId != null) {
+                ids.add(homeDatastoreId);
+            }
+            disks.forEach(d -> ids.add(d.datastoreId()));
+            return List.copyOf(ids);
         }
     }
 

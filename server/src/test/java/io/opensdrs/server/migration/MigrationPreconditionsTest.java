@@ -50,4 +50,21 @@ class MigrationPreconditionsTest {
         assertThat(preconditions.check(inventory(4), action(List.of(), false), 2 * GIB).verdict())
                 .as("room taken by migrations in flight: wait").isEqualTo(MigrationPreconditions.Verdict.WAIT);
     }
+
+    /**
+     * vm.datastore also names a datastore holding none of what a relocation moves — the host's swap
+     * datastore with the VM's swap file, an ISO's — so a whole VM whose home and disks are all on the
+     * destination is there.
+     */
+    @Test
+    void aWholeVmIsOnItsDestinationWhateverElseVmDatastoreLists() {
+        InventorySnapshot.Vm moved = new InventorySnapshot.Vm("vm-1", "web", "host-1", List.of("ds-2", "local-1"), List.of(
+                new InventorySnapshot.VirtualDisk(2000, "Hard disk 1", "[ds-2] web/web.vmdk", "ds-2", GIB, false)), "ds-2", 4096);
+        InventorySnapshot before = inventory(10);
+        InventorySnapshot after = new InventorySnapshot("2", List.of(), List.of(), before.datastores(), before.hosts(), List.of(moved));
+        MigrationAction whole = action(List.of(), false);
+        assertThat(ResultVerifier.missing(after, whole)).isEmpty();
+        assertThat(preconditions.check(after, whole, 0).verdict()).isEqualTo(MigrationPreconditions.Verdict.ALREADY_DONE);
+        assertThat(ResultVerifier.missing(before, whole)).contains("VM web has its home or disks on [ds-1]");
+    }
 }
