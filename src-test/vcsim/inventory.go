@@ -25,6 +25,15 @@ type Inventory struct {
 	StoragePods []PodSpec       `json:"storagePods"`
 	Hosts       []HostSpec      `json:"hosts"`
 	VMs         []VMSpec        `json:"vms"`
+	// Clusters gives settings of the host clusters the hosts name; a cluster left out keeps the defaults.
+	Clusters []ClusterSpec `json:"clusters,omitempty"`
+}
+
+// ClusterSpec holds a host cluster's settings: VmSwapPlacement is configurationEx.vmSwapPlacement,
+// "vmDirectory" (the default) or "hostLocal" (swap files on each host's swap datastore).
+type ClusterSpec struct {
+	Name            string `json:"name"`
+	VmSwapPlacement string `json:"vmSwapPlacement,omitempty"`
 }
 
 type DatastoreSpec struct {
@@ -41,6 +50,9 @@ type HostSpec struct {
 	Name       string   `json:"name"`
 	Cluster    string   `json:"cluster,omitempty"`
 	Datastores []string `json:"datastores,omitempty"`
+	// LocalSwapDatastore is config.localSwapDatastore: where the host keeps the swap files of VMs whose swap
+	// placement is host-local; one of the datastores it mounts.
+	LocalSwapDatastore string `json:"localSwapDatastore,omitempty"`
 }
 
 type VMSpec struct {
@@ -53,6 +65,8 @@ type VMSpec struct {
 	// is MemoryMB less MemoryReservationMB.
 	MemoryMB            int64 `json:"memoryMB,omitempty"`
 	MemoryReservationMB int64 `json:"memoryReservationMB,omitempty"`
+	// SwapPlacement is config.swapPlacement: "inherit" (the default: the cluster's), "vmDirectory" or "hostLocal".
+	SwapPlacement string `json:"swapPlacement,omitempty"`
 }
 
 type DiskSpec struct {
@@ -141,6 +155,25 @@ func (inv *Inventory) validate() error {
 			hosts[h.Name][n] = true
 			mounted[n] = true
 		}
+		if h.LocalSwapDatastore != "" && !hosts[h.Name][h.LocalSwapDatastore] {
+			return fmt.Errorf("host %q: localSwapDatastore %q is not a datastore it mounts", h.Name, h.LocalSwapDatastore)
+		}
+	}
+	clusters := map[string]bool{}
+	for _, c := range inv.Clusters {
+		named := false
+		for _, h := range inv.Hosts {
+			named = named || h.Cluster == c.Name
+		}
+		if c.Name == "" || clusters[c.Name] || !named {
+			return fmt.Errorf("clusters: %q is empty, given twice or the cluster of no host", c.Name)
+		}
+		clusters[c.Name] = true
+		switch types.VirtualMachineConfigInfoSwapPlacementType(c.VmSwapPlacement) {
+		case "", types.VirtualMachineConfigInfoSwapPlacementTypeVmDirectory, types.VirtualMachineConfigInfoSwapPlacementTypeHostLocal:
+		default:
+			return fmt.Errorf("cluster %q: vmSwapPlacement must be vmDirectory or hostLocal, not %q", c.Name, c.VmSwapPlacement)
+		}
 	}
 	for n := range ds {
 		if !mounted[n] {
@@ -159,6 +192,12 @@ func (inv *Inventory) validate() error {
 		}
 		if vm.MemoryReservationMB < 0 || vm.MemoryReservationMB > vm.MemoryMB {
 			return fmt.Errorf("vm %q: memoryReservationMB must be between 0 and memoryMB (%d)", vm.Name, vm.MemoryMB)
+		}
+		switch types.VirtualMachineConfigInfoSwapPlacementType(vm.SwapPlacement) {
+		case "", types.VirtualMachineConfigInfoSwapPlacementTypeInherit, types.VirtualMachineConfigInfoSwapPlacementTypeVmDirectory,
+			types.VirtualMachineConfigInfoSwapPlacementTypeHostLocal:
+		default:
+			return fmt.Errorf("vm %q: swapPlacement must be inherit, vmDirectory or hostLocal, not %q", vm.Name, vm.SwapPlacement)
 		}
 		m, ok := hosts[vm.Host]
 		if !ok {
@@ -266,6 +305,18 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 		setDatastore(dsRefs[d.Name], gbToBytes(d.CapacityGB), mountedOn)
 	}
 
+	for _, h := range inv.Hosts {
+		if h.LocalSwapDatastore != "" {
+			ref := dsRefs[h.LocalSwapDatastore]
+			setSwapPlacement(hosts[h.Name].Reference(), "", &ref)
+		}
+	}
+	for _, cs := range inv.Clusters {
+		if cs.VmSwapPlacement != "" {
+			setSwapPlacement(clusters[cs.Name].Reference(), cs.VmSwapPlacement, nil)
+		}
+	}
+
 	for _, p := range inv.StoragePods {
 		pod, err := folders.DatastoreFolder.CreateStoragePod(ctx, p.Name)
 		if err != nil {
@@ -339,6 +390,7 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 		if err != nil {
 			return fmt.Errorf("vm %q: %w", v.Name, err)
 		}
+		setSwapPlacement(info.Result.(types.ManagedObjectReference), v.SwapPlacement, nil)
 		if v.PowerOn {
 			vm := object.NewVirtualMachine(c, info.Result.(types.ManagedObjectReference))
 			task, err := vm.PowerOn(ctx)

@@ -524,7 +524,7 @@ func (r *relocator) makePlan(ctx *simulator.Context, vm *simulator.VirtualMachin
 			size := fileSize(filepath.Join(dir, e.Name()))
 			p.files = append(p.files, moveFile{src: p.homeSrc, dst: p.homeDst, srcRel: rel, dstRel: rel, size: size})
 			p.copyBytes += size
-			if sp, ok := swapPath(vm); ok && rel == sp.Path && swapEntry(vm) >= 0 {
+			if i := swapEntry(vm); i >= 0 && vm.LayoutEx.File[i].Name == fmt.Sprintf("[%s] %s", p.homeSrc.Name, rel) {
 				// Free space counts disk capacities and swap files (swap.go), not the home's kilobytes of
 				// configuration and logs, which the stock simulator never took from it.
 				p.swapBytes = vm.LayoutEx.File[swapEntry(vm)].Size
@@ -893,7 +893,7 @@ func (r *relocator) commit(ctx *simulator.Context, vm *simulator.VirtualMachine,
 	return nil
 }
 
-// vmDatastores recomputes vm.Datastore from the home and disk locations.
+// vmDatastores recomputes vm.Datastore from the home, disk and swap file locations.
 func vmDatastores(ctx *simulator.Context, vm *simulator.VirtualMachine) []types.ManagedObjectReference {
 	var out []types.ManagedObjectReference
 	add := func(dsPath string) {
@@ -912,6 +912,9 @@ func vmDatastores(ctx *simulator.Context, vm *simulator.VirtualMachine) []types.
 		if b := backingOf(dev.(*types.VirtualDisk)); b != nil {
 			add(b.FileName)
 		}
+	}
+	if i := swapEntry(vm); i >= 0 {
+		add(vm.LayoutEx.File[i].Name) // a swap file on the host's swap datastore: vCenter lists it there too
 	}
 	return out
 }

@@ -11,15 +11,19 @@ import (
 	"github.com/vmware/govmomi/object"
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/vim25/methods"
+	"github.com/vmware/govmomi/vim25/mo"
 	"github.com/vmware/govmomi/vim25/soap"
 	"github.com/vmware/govmomi/vim25/types"
 )
 
-// A powered-on VM's swap file, as ESXi keeps it with the default swap placement: "<name>-<hash>.vswp" in
-// the VM's home directory, of the VM's memory less its memory reservation, created at power-on (which
-// fails when the home datastore lacks the room) and deleted at power-off and suspend. It is what makes
-// a VM's home large (gigabytes, against the kilobytes of its .vmx and logs), so it counts in the home
-// datastore's free space and moves with the home.
+// A powered-on VM's swap file, as ESXi keeps it: "<name>-<hash>.vswp", of the VM's memory less its memory
+// reservation, created at power-on (which fails when there is no room for it) and deleted at power-off and
+// suspend. With the default swap placement it is in the VM's home directory: it is what makes a VM's home
+// large (gigabytes, against the kilobytes of its .vmx and logs), so it counts in the home datastore's free
+// space and moves with the home. With host-local placement (the VM's config.swapPlacement, or its cluster's
+// configurationEx.vmSwapPlacement when the VM inherits) it is in the root of the host's swap datastore
+// (config.localSwapDatastore), stays there when the home moves, and makes vm.datastore name that datastore
+// too; when the host has none, or it lacks the room, ESXi puts it in the home directory after all.
 
 // swapBytes is the size ESXi gives a VM's swap file: configured memory less the memory reservation.
 func swapBytes(vm *simulator.VirtualMachine) int64 {
@@ -33,18 +37,73 @@ func swapBytes(vm *simulator.VirtualMachine) int64 {
 	return mem * mib
 }
 
-// swapPath is the swap file's datastore path: the home directory, the VM's name and a hash of its UUID.
-func swapPath(vm *simulator.VirtualMachine) (object.DatastorePath, bool) {
+// swapPaths lists where the VM's swap file may go, in ESXi's order of preference: with host-local placement
+// the root of the host's swap datastore, when it has one; then the home directory. The file is named after the
+// VM and a hash of its UUID.
+func swapPaths(ctx *simulator.Context, vm *simulator.VirtualMachine) []object.DatastorePath {
 	var home object.DatastorePath
 	if !home.FromString(vm.Config.Files.VmPathName) {
-		return home, false
+		return nil
 	}
 	dir := home.Path
 	if path.Ext(dir) == ".vmx" {
 		dir = path.Dir(dir)
 	}
 	name := fmt.Sprintf("%s-%08x.vswp", vm.Name, crc32.ChecksumIEEE([]byte(vm.Config.Uuid)))
-	return object.DatastorePath{Datastore: home.Datastore, Path: path.Join(dir, name)}, true
+	var paths []object.DatastorePath
+	if swapPlacement(ctx, vm) == types.VirtualMachineConfigInfoSwapPlacementTypeHostLocal {
+		if host, ok := ctx.Map.Get(*vm.Runtime.Host).(*simulator.HostSystem); ok && host.Config != nil && host.Config.LocalSwapDatastore != nil {
+			if ds, ok := ctx.Map.Get(*host.Config.LocalSwapDatastore).(*simulator.Datastore); ok {
+				paths = append(paths, object.DatastorePath{Datastore: ds.Name, Path: name})
+			}
+		}
+	}
+	return append(paths, object.DatastorePath{Datastore: home.Datastore, Path: path.Join(dir, name)})
+}
+
+// swapPlacement is the VM's config.swapPlacement, or, when it inherits, the configurationEx.vmSwapPlacement of
+// its host's cluster (or of the standalone host's compute resource).
+func swapPlacement(ctx *simulator.Context, vm *simulator.VirtualMachine) types.VirtualMachineConfigInfoSwapPlacementType {
+	own := types.VirtualMachineConfigInfoSwapPlacementType(vm.Config.SwapPlacement)
+	if own != "" && own != types.VirtualMachineConfigInfoSwapPlacementTypeInherit {
+		return own
+	}
+	if host, ok := ctx.Map.Get(*vm.Runtime.Host).(*simulator.HostSystem); ok && host.Parent != nil {
+		var cfg types.BaseComputeResourceConfigInfo
+		switch cr := ctx.Map.Get(*host.Parent).(type) {
+		case *simulator.ClusterComputeResource:
+			cfg = cr.ConfigurationEx
+		case *mo.ComputeResource:
+			cfg = cr.ConfigurationEx
+		}
+		if cfg != nil && cfg.GetComputeResourceConfigInfo().VmSwapPlacement != "" {
+			return types.VirtualMachineConfigInfoSwapPlacementType(cfg.GetComputeResourceConfigInfo().VmSwapPlacement)
+		}
+	}
+	return types.VirtualMachineConfigInfoSwapPlacementTypeVmDirectory
+}
+
+// setSwapPlacement sets what the inventory gives: a cluster's configurationEx.vmSwapPlacement, a host's
+// config.localSwapDatastore, a VM's config.swapPlacement ("inherit" when not given, as vCenter creates VMs).
+func setSwapPlacement(ref types.ManagedObjectReference, placement string, localSwap *types.ManagedObjectReference) {
+	ctx := simulator.SpoofContext()
+	obj := ctx.Map.Get(ref)
+	ctx.WithLock(obj, func() {
+		switch o := obj.(type) {
+		case *simulator.ClusterComputeResource:
+			o.ConfigurationEx.GetComputeResourceConfigInfo().VmSwapPlacement = placement
+			ctx.Update(o, []types.PropertyChange{{Name: "configurationEx", Val: o.ConfigurationEx}})
+		case *simulator.HostSystem:
+			o.Config.LocalSwapDatastore = localSwap
+			ctx.Update(o, []types.PropertyChange{{Name: "config.localSwapDatastore", Val: localSwap}})
+		case *simulator.VirtualMachine:
+			if placement == "" {
+				placement = string(types.VirtualMachineConfigInfoSwapPlacementTypeInherit)
+			}
+			o.Config.SwapPlacement = placement
+			ctx.Update(o, []types.PropertyChange{{Name: "config.swapPlacement", Val: placement}})
+		}
+	})
 }
 
 // swapEntry is the index of the VM's swap file in layoutEx.file, or -1.
@@ -60,17 +119,31 @@ func swapEntry(vm *simulator.VirtualMachine) int {
 	return -1
 }
 
-// createSwap makes the swap file of a VM about to run, or raises NoDiskSpace on its home datastore when the
-// room (free space less what running relocations reserved) is short; the caller holds the VM's lock.
+// createSwap makes the swap file of a VM about to run where swapPaths first finds the room (free space less
+// what running relocations reserved), or raises NoDiskSpace on its home datastore; the caller holds the VM's lock.
 func (r *relocator) createSwap(ctx *simulator.Context, vm *simulator.VirtualMachine) types.BaseMethodFault {
 	n := swapBytes(vm)
-	sp, ok := swapPath(vm)
-	if n == 0 || !ok || swapEntry(vm) >= 0 || vm.Runtime.Host == nil {
+	if n == 0 || swapEntry(vm) >= 0 || vm.Runtime.Host == nil {
 		return nil
 	}
+	var fault types.BaseMethodFault
+	for _, sp := range swapPaths(ctx, vm) {
+		var ds *simulator.Datastore
+		ds, fault = r.makeSwapFile(ctx, vm, sp, n)
+		if fault == nil {
+			r.listSwap(ctx, vm, sp, n, ds)
+			return nil
+		}
+	}
+	return fault
+}
+
+// makeSwapFile creates the swap file at sp and takes its room from the datastore.
+func (r *relocator) makeSwapFile(ctx *simulator.Context, vm *simulator.VirtualMachine, sp object.DatastorePath, n int64) (
+	*simulator.Datastore, types.BaseMethodFault) {
 	ds := findDatastore(ctx, vm, sp.Datastore)
 	if ds == nil {
-		return &types.InvalidDatastorePath{DatastorePath: sp.String()}
+		return nil, &types.InvalidDatastorePath{DatastorePath: sp.String()}
 	}
 	var fault types.BaseMethodFault
 	ctx.WithLock(ds, func() {
@@ -98,9 +171,11 @@ func (r *relocator) createSwap(ctx *simulator.Context, vm *simulator.VirtualMach
 		}
 		addFreeSpace(ctx, ds, -n)
 	})
-	if fault != nil {
-		return fault
-	}
+	return ds, fault
+}
+
+// listSwap lists a new swap file in the VM's layouts and storage usage.
+func (r *relocator) listSwap(ctx *simulator.Context, vm *simulator.VirtualMachine, sp object.DatastorePath, n int64, ds *simulator.Datastore) {
 	if vm.LayoutEx == nil {
 		vm.LayoutEx = &types.VirtualMachineFileLayoutEx{}
 	}
@@ -114,7 +189,6 @@ func (r *relocator) createSwap(ctx *simulator.Context, vm *simulator.VirtualMach
 		Key: key, Name: sp.String(), Type: string(types.VirtualMachineFileLayoutExFileTypeSwap),
 		Size: n, UniqueSize: n, Accessible: types.NewBool(true)})
 	r.swapChanged(ctx, vm, sp.String(), ds)
-	return nil
 }
 
 // removeSwap deletes the swap file of a VM that no longer runs and gives its room back; the caller holds the VM's lock.
@@ -150,6 +224,7 @@ func (r *relocator) swapChanged(ctx *simulator.Context, vm *simulator.VirtualMac
 	vm.LayoutEx.Timestamp = time.Now()
 	refreshStorage(ctx, vm)
 	changes = append(changes,
+		types.PropertyChange{Name: "datastore", Val: vm.Datastore},
 		types.PropertyChange{Name: "layoutEx", Val: vm.LayoutEx},
 		types.PropertyChange{Name: "storage", Val: vm.Storage},
 		types.PropertyChange{Name: "summary.storage", Val: vm.Summary.Storage},

@@ -293,3 +293,131 @@ func TestPowerChangesDuringARelocation(t *testing.T) {
 func simulatorVM(e *env, vm *object.VirtualMachine) *simulator.VirtualMachine {
 	return simulator.Map.Get(vm.Reference()).(*simulator.VirtualMachine)
 }
+
+// hostLocalWorld: cluster C0 keeps swap files host-local, and h1's swap datastore is local1 (10 GB, in no
+// pod). "running" (1.5 GiB of swap) inherits that; "own" keeps its swap in its home whatever the cluster
+// says; "large" (12 GiB of swap) does not fit on local1.
+var hostLocalWorld = Inventory{
+	Datacenter: "DC0",
+	StoragePods: []PodSpec{{Name: "POD0", Datastores: []DatastoreSpec{
+		{Name: "ds1", CapacityGB: 100},
+		{Name: "ds2", CapacityGB: 50},
+	}}},
+	Datastores: []DatastoreSpec{{Name: "small", CapacityGB: 1}, {Name: "local1", CapacityGB: 10}},
+	Hosts: []HostSpec{{Name: "h1", Cluster: "C0", Datastores: []string{"ds1", "ds2", "small", "local1"},
+		LocalSwapDatastore: "local1"}},
+	Clusters: []ClusterSpec{{Name: "C0", VmSwapPlacement: "hostLocal"}},
+	VMs: []VMSpec{
+		{Name: "running", Host: "h1", PowerOn: true, MemoryMB: 2048, MemoryReservationMB: 512,
+			Disks: []DiskSpec{{Name: "disk1", SizeGB: 2, Datastore: "ds1"}}},
+		{Name: "own", Host: "h1", MemoryMB: 1024, SwapPlacement: "vmDirectory",
+			Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
+		{Name: "large", Host: "h1", MemoryMB: 12288, Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
+	},
+}
+
+func TestAHostLocalSwapFileStaysOnTheHostsSwapDatastore(t *testing.T) {
+	e := start(t, hostLocalWorld, Options{RateMBps: 20000})
+	vm := e.vm("running")
+	name, size, layoutSwap := e.swapOf(vm)
+	if !strings.HasPrefix(name, "[local1] running-") || strings.Contains(name, "/") || size != 1536*mib || layoutSwap != name {
+		t.Fatalf("swap %q of %d bytes (layout %q), want 1.5 GiB in local1's root", name, size, layoutSwap)
+	}
+	local, ds1, ds2 := e.dsState("local1"), e.dsState("ds1"), e.dsState("ds2")
+	if local.Free != 10*gb-size || ds1.Free != 100*gb-2*gb {
+		t.Errorf("free: local1 %d, ds1 %d: the swap file is to be taken from local1 alone", local.Free, ds1.Free)
+	}
+	localRef := e.ds("local1").Reference()
+	if st := e.vmState(vm); len(st.Datastores) != 2 || st.Datastores[1] != localRef {
+		t.Errorf("vm.datastore %v, want ds1 and local1, which holds its swap file", st.Datastores)
+	}
+
+	// The whole VM onto ds2: the swap file stays where the host keeps it.
+	ds2ref := e.ds("ds2").Reference()
+	if _, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Datastore: &ds2ref}); err != nil {
+		t.Fatal(err)
+	}
+	if after, afterSize, _ := e.swapOf(vm); after != name || afterSize != size {
+		t.Errorf("swap after the move: %q of %d bytes", after, afterSize)
+	}
+	if fi, err := os.Stat(e.localFile(name)); err != nil || fi.Size() != size {
+		t.Errorf("swap file on local1: %v %v", fi, err)
+	}
+	if n1, n2, nl := e.dsState("ds1"), e.dsState("ds2"), e.dsState("local1"); n1.Free != 100*gb || ds2.Free-n2.Free != 2*gb || nl.Free != local.Free {
+		t.Errorf("free after the move: ds1 %d, ds2 %d -> %d, local1 %d -> %d", n1.Free, ds2.Free, n2.Free, local.Free, nl.Free)
+	}
+	if st := e.vmState(vm); len(st.Datastores) != 2 || st.Datastores[0] != ds2ref || st.Datastores[1] != localRef {
+		t.Errorf("vm.datastore after the move %v, want ds2 and local1", st.Datastores)
+	}
+
+	// Its home alone fits on the 1-GB "small" now: it holds no swap file.
+	small := e.ds("small").Reference()
+	if _, _, err := e.relocate(vm, types.VirtualMachineRelocateSpec{Datastore: &small,
+		Disk: []types.VirtualMachineRelocateSpecDiskLocator{{DiskId: diskOn(e.vmState(vm), "disk1").Key, Datastore: ds2ref}}}); err != nil {
+		t.Fatalf("a home without its swap file onto small: %v", err)
+	}
+	if st := e.vmState(vm); !strings.HasPrefix(st.VmPath, "[small] ") {
+		t.Errorf("home %q, want on small", st.VmPath)
+	}
+
+	// Power-off removes it from local1.
+	off, err := vm.PowerOff(e.ctx)
+	if err == nil {
+		err = off.Wait(e.ctx)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && e.dsState("local1").Free != 10*gb {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if nl := e.dsState("local1"); nl.Free != 10*gb {
+		t.Errorf("local1 free %d after the power-off", nl.Free)
+	}
+	if _, err := os.Stat(e.localFile(name)); !os.IsNotExist(err) {
+		t.Errorf("swap file still on local1: %v", err)
+	}
+
+	// A VM's own placement wins over its cluster's; a swap file local1 cannot hold goes to the home.
+	if err := e.powerOn(e.vm("own")); err != nil {
+		t.Fatal(err)
+	}
+	if own, _, _ := e.swapOf(e.vm("own")); !strings.HasPrefix(own, "[ds2] own/own-") {
+		t.Errorf("own's swap %q, want in its home on ds2", own)
+	}
+	if err := e.powerOn(e.vm("large")); err != nil {
+		t.Fatal(err)
+	}
+	if large, largeSize, _ := e.swapOf(e.vm("large")); !strings.HasPrefix(large, "[ds2] large/large-") || largeSize != 12*gb {
+		t.Errorf("large's swap %q of %d bytes, want 12 GiB in its home on ds2", large, largeSize)
+	}
+	if nl := e.dsState("local1"); nl.Free != 10*gb {
+		t.Errorf("local1 free %d: nothing should have landed there", nl.Free)
+	}
+}
+
+func TestInventoryRefusesSwapPlacementsThatCannotBe(t *testing.T) {
+	for _, c := range []struct {
+		change func(*Inventory)
+		want   string
+	}{
+		{func(i *Inventory) { i.Clusters[0].VmSwapPlacement = "inherit" }, `cluster "C0": vmSwapPlacement must be vmDirectory or hostLocal`},
+		{func(i *Inventory) { i.Clusters[0].Name = "C9" }, `clusters: "C9" is empty, given twice or the cluster of no host`},
+		{func(i *Inventory) { i.Clusters = append(i.Clusters, i.Clusters[0]) }, `clusters: "C0" is empty, given twice`},
+		{func(i *Inventory) { i.Hosts[0].LocalSwapDatastore = "ds9" }, `host "h1": localSwapDatastore "ds9" is not a datastore it mounts`},
+		{func(i *Inventory) { i.VMs[1].SwapPlacement = "elsewhere" }, `vm "own": swapPlacement must be inherit, vmDirectory or hostLocal`},
+	} {
+		inv := hostLocalWorld
+		inv.Clusters = append([]ClusterSpec(nil), hostLocalWorld.Clusters...)
+		inv.Hosts = append([]HostSpec(nil), hostLocalWorld.Hosts...)
+		inv.VMs = append([]VMSpec(nil), hostLocalWorld.VMs...)
+		c.change(&inv)
+		if err := inv.validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want %q, got %v", c.want, err)
+		}
+	}
+	if err := hostLocalWorld.validate(); err != nil {
+		t.Errorf("the host-local world: %v", err)
+	}
+}
