@@ -120,6 +120,17 @@ public final class FaithfulVcsim {
         return bytes;
     }
 
+    /** The VM's swap file as vCenter lists it in vm.layoutEx, read with govc: "[ds1] d/d-1a2b3c4d.vswp"; null when it has none. */
+    public static String swapFile(VcsimProcess vcsim, String vm) throws Exception {
+        for (JsonNode f : JSON.readTree(vcsim.govc("object.collect", "-json", "VirtualMachine:" + moid(vcsim, "m", vm), "layoutEx"))
+                .at("/0/val/file")) {
+            if (f.path("type").asText().equals("swap")) {
+                return f.get("name").asText();
+            }
+        }
+        return null;
+    }
+
     /**
      * How many RelocateVM tasks the simulator's task history holds for a VM. Read through a task history collector
      * ({@code govc tasks -r}: one JSON document per page), not the recent-task view, which keeps a bounded window and

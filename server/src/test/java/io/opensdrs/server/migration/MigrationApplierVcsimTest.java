@@ -74,15 +74,19 @@ class MigrationApplierVcsimTest {
         // running: powered on with 2 GB of memory, so its home holds a 2-GiB swap file beside its configuration
         vms.append(",{\"name\":\"running\",\"host\":\"h1\",\"powerOn\":true,\"memoryMB\":2048,"
                 + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
+        // roamer: running too, its swap file on h10's swap datastore local1 (host-local placement), not in its home
+        vms.append(",{\"name\":\"roamer\",\"host\":\"h10\",\"powerOn\":true,\"memoryMB\":2048,\"swapPlacement\":\"hostLocal\","
+                + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
                 + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
         for (int i = 1; i <= 10; i++) {
-            hosts.append(i == 1 ? "" : ",").append("{\"name\":\"h").append(i).append("\",\"cluster\":\"C0\"}");
+            hosts.append(i == 1 ? "" : ",").append("{\"name\":\"h").append(i).append("\",\"cluster\":\"C0\"")
+                    .append(i == 10 ? ",\"localSwapDatastore\":\"local1\"}" : "}");
         }
         return "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":200},"
                 + "{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"flaky\",\"capacityGB\":50}]}],"
-                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
+                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
     }
 
     @DynamicPropertySource
@@ -272,6 +276,31 @@ class MigrationApplierVcsimTest {
         assertThat(govcState("running")).isEqualTo(before);
         assertThat(FaithfulVcsim.relocationTasks(vcsim, vm)).as("nothing issued").isZero();
         System.out.println("home with its swap file: " + done.get("faultType").asText() + ": " + done.get("faultMessage").asText());
+    }
+
+    /**
+     * A running VM whose swap file the host keeps on its swap datastore: vm.datastore names that datastore
+     * too, its home is only its configuration, and a relocation of the whole VM leaves the swap file where
+     * it is — and is done, verified in the inventory, though vm.datastore still names two datastores.
+     */
+    @Test
+    @Order(3)
+    void aWholeVmWhoseSwapFileIsOnTheHostsSwapDatastoreMovesAndIsVerifiedDone() throws Exception {
+        String vm = moid("m", "roamer");
+        String swap = FaithfulVcsim.swapFile(vcsim, "roamer");
+        assertThat(swap).as("govc: roamer's swap file").startsWith("[local1] roamer-");
+        long id = create(List.of(Map.of("vmId", vm, "diskKeys", List.of(), "destinationDatastoreId", moid("s", "ds2"))));
+        assertThat(jdbc.queryForObject("SELECT home_bytes FROM vm WHERE moid = ?", Long.class, vm))
+                .as("the home's files on its datastore: the swap file is elsewhere").isLessThan(1024 * 1024);
+        JsonNode done = applyAndWait(id);
+        assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("APPLIED");
+        assertThat(historyOf(id)).last().asString().matches("completed: done: VM roamer from ds1 to ds2, in \\d+ s");
+        assertThat(FaithfulVcsim.relocationTasks(vcsim, vm)).as("issued once").isEqualTo(1);
+        assertThat(diskFile(vcsim, "roamer", diskKeys(vcsim, "roamer").get(0))).startsWith("[ds2] ");
+        assertThat(FaithfulVcsim.vmPath(vcsim, "roamer")).startsWith("[ds2] ");
+        assertThat(FaithfulVcsim.swapFile(vcsim, "roamer")).as("the swap file stays on the host's swap datastore").isEqualTo(swap);
+        assertThat(vcsim.govc("object.collect", "-json", "VirtualMachine:" + vm, "datastore"))
+                .as("vm.datastore names both").contains(moid("s", "ds2"), moid("s", "local1"));
     }
 
     @Test
