@@ -870,20 +870,7 @@ func (r *relocator) commit(ctx *simulator.Context, vm *simulator.VirtualMachine,
 			if n := delta[ref]; n != 0 {
 				addFreeSpace(ctx, ds, n)
 			}
-			uses := simulator.FindReference(newDatastores, ref) != nil
-			has := simulator.FindReference(ds.Vm, vm.Self) != nil
-			if uses != has {
-				list := []types.ManagedObjectReference{}
-				for _, v := range ds.Vm {
-					if v != vm.Self {
-						list = append(list, v)
-					}
-				}
-				if uses {
-					list = append(list, vm.Self)
-				}
-				changes = append(changes, types.PropertyChange{Name: "vm", Val: list})
-			}
+			changes = append(changes, listVmOn(ds, vm, simulator.FindReference(newDatastores, ref) != nil)...)
 			if len(changes) != 0 {
 				ctx.Update(ds, changes)
 			}
@@ -958,6 +945,25 @@ func refreshStorage(ctx *simulator.Context, vm *simulator.VirtualMachine) {
 	vm.Storage = st
 	vm.Summary.Storage = sum
 	vm.Datastore = vmDatastores(ctx, vm)
+}
+
+// listVmOn puts the VM in datastore.vm or takes it out, as it holds files there or not, and returns the change
+// to publish (none when the list stays); the caller holds the datastore's lock.
+func listVmOn(ds *simulator.Datastore, vm *simulator.VirtualMachine, uses bool) []types.PropertyChange {
+	if uses == (simulator.FindReference(ds.Vm, vm.Self) != nil) {
+		return nil
+	}
+	list := []types.ManagedObjectReference{}
+	for _, v := range ds.Vm {
+		if v != vm.Self {
+			list = append(list, v)
+		}
+	}
+	if uses {
+		list = append(list, vm.Self)
+	}
+	ds.Vm = list
+	return []types.PropertyChange{{Name: "vm", Val: list}}
 }
 
 // updatePodSummary recomputes a StoragePod's capacity and free space from its datastores.

@@ -23,7 +23,9 @@ import (
 // space and moves with the home. With host-local placement (the VM's config.swapPlacement, or its cluster's
 // configurationEx.vmSwapPlacement when the VM inherits) it is in the root of the host's swap datastore
 // (config.localSwapDatastore), stays there when the home moves, and makes vm.datastore name that datastore
-// too; when the host has none, or it lacks the room, ESXi puts it in the home directory after all.
+// too; when the host has none, or it lacks the room or is entering or in maintenance mode, ESXi puts it in
+// the home directory after all. A datastore holding the VM's files that is entering or in maintenance mode
+// refuses the power-on (InvalidDatastoreState).
 
 // swapBytes is the size ESXi gives a VM's swap file: configured memory less the memory reservation.
 func swapBytes(vm *simulator.VirtualMachine) int64 {
@@ -150,6 +152,10 @@ func (r *relocator) makeSwapFile(ctx *simulator.Context, vm *simulator.VirtualMa
 		r.mu.Lock()
 		free := ds.Summary.FreeSpace - r.reserved[ds.Self]
 		r.mu.Unlock()
+		if maintenanceModeOf(ds) != maintenanceNormal {
+			fault = &types.InvalidDatastoreState{DatastoreName: ds.Name} // no VM powers on onto it
+			return
+		}
 		if free < n {
 			fault = &types.NoDiskSpace{FileFault: types.FileFault{File: sp.String()}, Datastore: ds.Name}
 			return
@@ -231,6 +237,13 @@ func (r *relocator) swapChanged(ctx *simulator.Context, vm *simulator.VirtualMac
 	)
 	ctx.Update(vm, changes)
 	if ds != nil {
+		// a swap file on the host's swap datastore is the VM's only file there: the VM comes and goes in its
+		// datastore.vm with it, and a datastore entering maintenance mode waits for it to go
+		ctx.WithLock(ds, func() {
+			if c := listVmOn(ds, vm, simulator.FindReference(vm.Datastore, ds.Self) != nil); c != nil {
+				ctx.Update(ds, c)
+			}
+		})
 		updatePodSummary(ctx, ds)
 	}
 }
@@ -285,6 +298,8 @@ func (vm *PoweringVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM
 			vm.r.mu.Lock()
 			fault = &types.TaskInProgress{Task: vm.r.busy[vm.Self]}
 			vm.r.mu.Unlock()
+		} else if f := vm.onDatastoreInMaintenance(ctx); f != nil {
+			fault = f
 		} else {
 			fault = vm.r.createSwap(ctx, vm.VirtualMachine)
 		}
@@ -296,6 +311,19 @@ func (vm *PoweringVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM
 	}
 	// A stock power-on that fails (host in maintenance) leaves the VM off: reconcileSwaps removes the file.
 	return vm.VirtualMachine.PowerOnVMTask(ctx, req)
+}
+
+// onDatastoreInMaintenance refuses a power-on while a datastore holding the VM's files is entering or in maintenance
+// mode, as vCenter does ("no virtual machines can be powered on" there, DatastoreEnterMaintenanceMode).
+func (vm *PoweringVM) onDatastoreInMaintenance(ctx *simulator.Context) types.BaseMethodFault {
+	for _, ref := range vm.Datastore {
+		if ds, ok := ctx.Map.Get(ref).(*simulator.Datastore); ok {
+			if f := inMaintenance(ctx, ds); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // relocating says whether a relocation of the VM is running.

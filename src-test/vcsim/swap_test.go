@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -296,7 +297,8 @@ func simulatorVM(e *env, vm *object.VirtualMachine) *simulator.VirtualMachine {
 
 // hostLocalWorld: cluster C0 keeps swap files host-local, and h1's swap datastore is local1 (10 GB, in no
 // pod). "running" (1.5 GiB of swap) inherits that; "own" keeps its swap in its home whatever the cluster
-// says; "large" (12 GiB of swap) does not fit on local1.
+// says; "large" (12 GiB of swap) does not fit on local1; "spare" (512 MiB) inherits host-local too;
+// "reserved" has all its memory reserved, so no swap file.
 var hostLocalWorld = Inventory{
 	Datacenter: "DC0",
 	StoragePods: []PodSpec{{Name: "POD0", Datastores: []DatastoreSpec{
@@ -313,6 +315,9 @@ var hostLocalWorld = Inventory{
 		{Name: "own", Host: "h1", MemoryMB: 1024, SwapPlacement: "vmDirectory",
 			Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
 		{Name: "large", Host: "h1", MemoryMB: 12288, Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
+		{Name: "spare", Host: "h1", MemoryMB: 512, Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
+		{Name: "reserved", Host: "h1", MemoryMB: 256, MemoryReservationMB: 256,
+			Disks: []DiskSpec{{Name: "disk1", SizeGB: 1, Datastore: "ds2"}}},
 	},
 }
 
@@ -419,5 +424,68 @@ func TestInventoryRefusesSwapPlacementsThatCannotBe(t *testing.T) {
 	}
 	if err := hostLocalWorld.validate(); err != nil {
 		t.Errorf("the host-local world: %v", err)
+	}
+}
+
+// A swap file on the host's swap datastore puts its VM in that datastore's datastore.vm, so the datastore
+// stays entering maintenance until the VM stops; meanwhile no VM is powered on onto a datastore entering or
+// in maintenance, and a host-local swap file goes to the home instead.
+func TestASwapFileKeepsItsDatastoreEnteringMaintenance(t *testing.T) {
+	e := start(t, hostLocalWorld, Options{RateMBps: 20000})
+	running := e.vm("running")
+	if vms := e.dsState("local1").Vms; len(vms) != 1 || vms[0] != running.Reference() {
+		t.Fatalf("local1.vm %v, want running, whose swap file is there", vms)
+	}
+	enter, err := e.enterMaintenance("local1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond) // three polls
+	if m := e.maintenanceMode("local1"); m != "enteringMaintenance" {
+		t.Fatalf("local1 %s with running's swap file on it", m)
+	}
+
+	// powered on now, spare, which inherits host-local placement, gets its swap file in its home on ds2
+	spare := e.vm("spare")
+	if err := e.powerOn(spare); err != nil {
+		t.Fatal(err)
+	}
+	if name, _, _ := e.swapOf(spare); !strings.HasPrefix(name, "[ds2] spare/") {
+		t.Errorf("spare's swap %q, want in its home: local1 is entering maintenance", name)
+	}
+	own := e.vm("own")
+
+	off, err := running.PowerOff(e.ctx)
+	if err == nil {
+		err = off.Wait(e.ctx)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitCtx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	if err := enter.Wait(waitCtx); err != nil {
+		t.Fatalf("the enter task, once running's swap file went: %v", err)
+	}
+	if m := e.maintenanceMode("local1"); m != "inMaintenance" {
+		t.Errorf("local1 %s", m)
+	}
+
+	// ds2 entering maintenance: a VM with files there does not power on, even one that needs no swap file
+	if _, err := e.enterMaintenance("ds2"); err != nil {
+		t.Fatal(err)
+	}
+	for _, vm := range []*object.VirtualMachine{own, e.vm("reserved")} {
+		err = e.powerOn(vm)
+		var te task.Error
+		if !errors.As(err, &te) {
+			t.Fatalf("power-on of %s with its files on ds2 entering maintenance: %v", vm.Name(), err)
+		}
+		if f, ok := te.Fault().(*types.InvalidDatastoreState); !ok || f.DatastoreName != "ds2" {
+			t.Errorf("%s: fault %T %+v, want InvalidDatastoreState naming ds2", vm.Name(), te.Fault(), te.Fault())
+		}
+	}
+	if name, _, _ := e.swapOf(own); name != "" {
+		t.Errorf("a refused power-on left swap file %s", name)
 	}
 }
