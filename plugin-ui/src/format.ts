@@ -115,6 +115,7 @@ export function standing(status: string): { label: string; kind: 'info' | 'succe
     case 'unplanned': return { label: 'not planned yet', kind: 'neutral' };
     case 'outdated': return { label: 'its move was withdrawn: planned again', kind: 'warning' };
     case 'back': return { label: 'back after its move: planned again', kind: 'warning' };
+    case 'host_swap': return { label: 'kept here by its host: goes when the VM stops', kind: 'danger' };
     default: return { label: status, kind: 'neutral' };
   }
 }

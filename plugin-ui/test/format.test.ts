@@ -45,12 +45,13 @@ describe('format', () => {
     expect([f.count(1, 'VM home'), f.count(2, 'disk'), f.count(0, 'fault')]).toEqual(['1 VM home', '2 disks', '0 faults']);
   });
   it('where a disk or VM home left on a datastore in maintenance mode stands (server EvacuationCoverage.Status)', () => {
-    const statuses = ['moving', 'recommended', 'moved', 'fault', 'failed', 'dismissed', 'unplanned', 'outdated', 'back'];
+    const statuses = ['moving', 'recommended', 'moved', 'fault', 'failed', 'dismissed', 'unplanned', 'outdated', 'back', 'host_swap'];
     const labels = statuses.map((s) => f.standing(s).label);
     expect(new Set(labels).size).toBe(statuses.length);
     expect(f.standing('fault')).toEqual({ label: 'cannot move', kind: 'danger' });
     expect(f.standing('unplanned').label).toBe('not planned yet');
     expect(f.standing('outdated')).toEqual({ label: 'its move was withdrawn: planned again', kind: 'warning' });
+    expect(f.standing('host_swap')).toEqual({ label: 'kept here by its host: goes when the VM stops', kind: 'danger' });
     expect(f.standing('somethingNew')).toEqual({ label: 'somethingNew', kind: 'neutral' });
   });
 });

@@ -74,7 +74,7 @@ public final class BalancingViews {
                            Long recommendationId, String detail) {
         static LeftView of(EvacuationCoverage.Left l) {
             EvacuationCoverage.Item i = l.item();
-            return new LeftView(i.vmId(), i.vmName(), i.diskKey(), i.diskKey() == null ? "home" : "disk " + i.diskKey(),
+            return new LeftView(i.vmId(), i.vmName(), i.diskKey(), i.swapFile() ? "swap file" : i.diskKey() == null ? "home" : "disk " + i.diskKey(),
                     i.sizeBytes(), l.status().name().toLowerCase(java.util.Locale.ROOT), l.recommendationId(), l.detail());
         }
     }

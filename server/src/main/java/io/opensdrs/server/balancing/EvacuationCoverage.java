@@ -48,16 +48,22 @@ public class EvacuationCoverage {
 
     /**
      * A disk ({@code diskKey}) or, with none, the home of a VM; {@code sizeBytes} what its move copies (the disk's
-     * size, or the home's files: configuration, logs and, for a running VM, its swap file).
+     * size, or the home's files: configuration, logs and, for a running VM, its swap file). Or a running VM's
+     * swap file alone ({@code swapFile}), which its host keeps on the datastore (host-local swap placement)
+     * while the VM's home is elsewhere: no relocation moves it.
      */
-    public record Item(String vmId, String vmName, Integer diskKey, long sizeBytes) {
-        /** The engine's disk id ({@code vm-42/2000}); null for a home. */
+    public record Item(String vmId, String vmName, Integer diskKey, long sizeBytes, boolean swapFile) {
+        public Item(String vmId, String vmName, Integer diskKey, long sizeBytes) {
+            this(vmId, vmName, diskKey, sizeBytes, false);
+        }
+
+        /** The engine's disk id ({@code vm-42/2000}); null for a home or a swap file. */
         public String diskId() {
             return diskKey == null ? null : vmId + "/" + diskKey;
         }
 
         public String describe() {
-            return diskKey == null ? "the home of VM " + vmName : "disk " + diskKey + " of VM " + vmName;
+            return swapFile ? "the swap file of VM " + vmName : diskKey == null ? "the home of VM " + vmName : "disk " + diskKey + " of VM " + vmName;
         }
     }
 
@@ -83,7 +89,13 @@ public class EvacuationCoverage {
         /** the evacuation names it nowhere (it arrived after the plan, or no plan was made): planned at the next check */
         UNPLANNED,
         /** its move was verified done, and an inventory read begun after shows it back: planned at the next check */
-        BACK;
+        BACK,
+        /**
+         * a running VM's swap file that its host keeps on the datastore (host-local swap placement): no
+         * relocation moves it, and the datastore stays entering maintenance until the VM stops or runs on a
+         * host whose swap datastore is another
+         */
+        HOST_SWAP;
 
         /** Whether the evacuation is planned again for it. */
         public boolean unaccounted() {
@@ -102,7 +114,8 @@ public class EvacuationCoverage {
 
     /**
      * Every disk and VM home on the datastore, in the stored inventory, with where it stands in the
-     * evacuation of balancing run {@code runId} (null: none planned).
+     * evacuation of balancing run {@code runId} (null: none planned); then the swap files hosts keep there
+     * for VMs whose homes are elsewhere, which no evacuation moves.
      */
     public List<Left> left(String datastoreId, Long runId) {
         List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key, vd.size_bytes FROM virtual_disk vd JOIN vm v"
@@ -110,8 +123,14 @@ public class EvacuationCoverage {
                 (rs, i) -> new Item(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)), datastoreId));
         items.addAll(jdbc.query("SELECT moid, name, home_bytes FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
                 (rs, i) -> new Item(rs.getString(1), rs.getString(2), null, rs.getLong(3)), datastoreId));
+        List<Left> swaps = jdbc.query("SELECT v.moid, v.name, v.swap_bytes, h.name FROM vm v LEFT JOIN host h ON h.moid = v.host_moid"
+                        + " WHERE v.swap_datastore_moid = ? ORDER BY v.moid",
+                (rs, i) -> new Left(new Item(rs.getString(1), rs.getString(2), null, rs.getLong(3), true), Status.HOST_SWAP, null,
+                        "host " + (rs.getString(4) == null ? "(unknown)" : rs.getString(4)) + " keeps the VM's swap file here (host-local"
+                                + " swap placement), and no relocation moves it: it goes when the VM powers off, or runs on a host"
+                                + " whose swap datastore is another"), datastoreId);
         if (items.isEmpty()) {
-            return List.of();
+            return swaps;
         }
         List<MigrationAction> leaving = leaving(datastoreId);
         List<MigrationAction> planned = new ArrayList<>();
@@ -138,6 +157,7 @@ public class EvacuationCoverage {
                     : a -> a.vmId().equals(item.vmId()) && !a.homeOnly() && (a.diskKeys().isEmpty() || a.diskKeys().contains(item.diskKey()));
             out.add(standing(item, moves, leaving, planned, faults, readAt, id -> names.getOrDefault(id, id)));
         }
+        out.addAll(swaps);
         return out;
     }
 

@@ -49,11 +49,20 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
      * @param homeDatastoreMoid the datastore of the VM's home (its configuration file and the files
      *     beside it); null when unknown
      * @param homeBytes the size of the home's files there, VMDKs not counted (vm.layoutEx)
+     * @param swapDatastoreMoid the datastore of the VM's swap file when not in the home directory (host-local
+     *     swap placement); null otherwise
+     * @param swapBytes that swap file's size; 0 with none
      */
     public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid,
-                         long homeBytes) {
+                         long homeBytes, String swapDatastoreMoid, long swapBytes) {
         public VmInfo {
             disks = List.copyOf(disks);
+        }
+
+        /** A VM whose swap file, if any, is in its home. */
+        public VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid,
+                      long homeBytes) {
+            this(moid, name, hostMoid, disks, homeDatastoreMoid, homeBytes, null, 0);
         }
     }
 

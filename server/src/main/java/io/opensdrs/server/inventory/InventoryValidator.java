@@ -72,6 +72,12 @@ final class InventoryValidator {
             if (v.homeBytes() < 0) {
                 return Optional.of(f + ".homeBytes must be >= 0");
             }
+            if (v.swapDatastoreMoid() != null && (v.swapDatastoreMoid().isBlank() || v.swapDatastoreMoid().length() > 64)) {
+                return Optional.of(f + ".swapDatastoreMoid must be a datastore moid of 1 to 64 characters, or absent when the swap file is in the home");
+            }
+            if (v.swapBytes() < 0) {
+                return Optional.of(f + ".swapBytes must be >= 0");
+            }
             Set<Integer> keys = new HashSet<>();
             for (int j = 0; j < v.disks().size(); j++) {
                 var disk = v.disks().get(j);

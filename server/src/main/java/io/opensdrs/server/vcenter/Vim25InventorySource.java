@@ -135,7 +135,8 @@ public class Vim25InventorySource implements VCenterInventorySource {
         List<InventorySnapshot.VmInfo> vms = v.vms().stream()
                 .map(m -> new InventorySnapshot.VmInfo(m.id(), m.name(), m.hostId(), m.disks().stream()
                         .map(d -> new InventorySnapshot.VirtualDiskInfo(d.key(), d.fileName(), d.capacityBytes(), d.datastoreId()))
-                        .toList(), m.homeDatastoreId(), m.homeBytes())).toList();
+                        .toList(), m.homeDatastoreId(), m.homeBytes(), m.swapDatastoreId(),
+                        m.swapBytes())).toList();
         return new InventorySnapshot(v.version(), dcs, pods, dss, hosts, vms);
     }
 }

@@ -164,15 +164,37 @@ final class InventoryAssembler {
             }
         }
         List<String> on = ids(p.get("datastore"), "Datastore");
-        String home = homeDatastore(p.get(VM_PATH_NAME), on);
-        return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, home, homeBytes(p.get(LAYOUT_EX), home));
+        String home = datastoreOfPath(p.get(VM_PATH_NAME), on);
+        InventoryTypes.VirtualMachineFileLayoutExFileInfo swap = swapApart(p.get(LAYOUT_EX), p.get(VM_PATH_NAME));
+        return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, home, homeBytes(p.get(LAYOUT_EX), home, swap),
+                swap == null ? null : datastoreOfPath(swap.name, on), swap == null || swap.size == null ? 0 : swap.size);
+    }
+
+    /**
+     * The VM's swap file (layoutEx type {@code swap}) when it is not in the home's directory: the host
+     * keeps it on its swap datastore (host-local swap placement), which may be the home's datastore too.
+     * Null when it is in the home or the VM has none (not running).
+     */
+    private static InventoryTypes.VirtualMachineFileLayoutExFileInfo swapApart(Object layoutEx, Object vmPathName) {
+        if (!(layoutEx instanceof InventoryTypes.VirtualMachineFileLayoutEx layout) || !(vmPathName instanceof String vmx)
+                || vmx.lastIndexOf('/') < 0) {
+            return null;
+        }
+        String homeDir = vmx.substring(0, vmx.lastIndexOf('/') + 1);
+        for (InventoryTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
+            if ("swap".equals(f.type) && f.name != null) {
+                return f.name.startsWith(homeDir) ? null : f;
+            }
+        }
+        return null;
     }
 
     /**
      * The bytes a move of the home copies: the VM's files on its home datastore that are not
-     * virtual-disk data — configuration, NVRAM, logs, swap, snapshot and suspend state.
+     * virtual-disk data — configuration, NVRAM, logs, swap, snapshot and suspend state — less a swap
+     * file kept outside the home directory ({@code swapApart}), which stays where it is.
      */
-    private long homeBytes(Object layoutEx, String homeDatastoreId) {
+    private long homeBytes(Object layoutEx, String homeDatastoreId, InventoryTypes.VirtualMachineFileLayoutExFileInfo swapApart) {
         if (homeDatastoreId == null || !(layoutEx instanceof InventoryTypes.VirtualMachineFileLayoutEx layout)) {
             return 0;
         }
@@ -180,7 +202,7 @@ final class InventoryAssembler {
         long bytes = 0;
         for (InventoryTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
             if (f.size != null && f.size > 0 && f.name != null && !DISK_FILE_TYPES.contains(f.type)
-                    && f.name.startsWith("[" + homeName + "]")) {
+                    && f.name.startsWith("[" + homeName + "]") && f != swapApart) {
                 bytes += f.size;
             }
         }
@@ -191,8 +213,8 @@ final class InventoryAssembler {
      * The datastore named in {@code [name] path}, among those holding the VM's files (names are
      * unique within a datacenter, and the VM's datastores are in its own).
      */
-    private String homeDatastore(Object vmPathName, List<String> vmDatastores) {
-        if (!(vmPathName instanceof String path) || !path.startsWith("[") || path.indexOf(']') < 0) {
+    private String datastoreOfPath(Object datastorePath, List<String> vmDatastores) {
+        if (!(datastorePath instanceof String path) || !path.startsWith("[") || path.indexOf(']') < 0) {
             return null;
         }
         String name = path.substring(1, path.indexOf(']'));

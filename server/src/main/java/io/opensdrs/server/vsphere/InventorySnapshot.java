@@ -90,12 +90,21 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
      *     kept beside it ({@code summary.config.vmPathName}, {@code [datastore] vm/vm.vmx}); null when unknown
      * @param homeBytes the size of the home's files on that datastore, VMDKs not counted (vm.layoutEx): what a
      *     move of the home alone copies and lands on its destination
+     * @param swapDatastoreId the datastore of the VM's swap file when it is not in the home directory — the
+     *     host's swap datastore, with host-local swap placement — which no relocation moves; null otherwise
+     * @param swapBytes that swap file's size; 0 with none
      */
     public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
-                     String homeDatastoreId, long homeBytes) {
+                     String homeDatastoreId, long homeBytes, String swapDatastoreId, long swapBytes) {
         public Vm {
             datastoreIds = List.copyOf(datastoreIds);
             disks = List.copyOf(disks);
+        }
+
+        /** A VM whose swap file, if any, is in its home. */
+        public Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
+                  String homeDatastoreId, long homeBytes) {
+            this(id, name, hostId, datastoreIds, disks, homeDatastoreId, homeBytes, null, 0);
         }
 
         public Optional<VirtualDisk> disk(int key) {

@@ -53,16 +53,21 @@ class MaintenanceModeVcsimTest {
     /**
      * a and b on ds1, c on ds2, ds3 holds only d's disk: d's home (its .vmx) is on ds1; e (10 GB on
      * ds3, a 10-s copy at the simulator's 1,000 MiB/s) is the VM whose relocation runs into a
-     * maintenance. Each datastore can take the others' disks.
+     * maintenance. Each datastore can take the others' disks. h2 mounts ds3 and ds4 only, and keeps swap files
+     * on ds4 (its swap datastore); f runs there with host-local swap placement, its home and disk on ds4 too.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
-            + "{\"name\":\"ds1\",\"capacityGB\":100},{\"name\":\"ds2\",\"capacityGB\":100},{\"name\":\"ds3\",\"capacityGB\":100}]}],"
-            + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
+            + "{\"name\":\"ds1\",\"capacityGB\":100},{\"name\":\"ds2\",\"capacityGB\":100},{\"name\":\"ds3\",\"capacityGB\":100},"
+            + "{\"name\":\"ds4\",\"capacityGB\":100}]}],"
+            + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\",\"datastores\":[\"ds1\",\"ds2\",\"ds3\"]},"
+            + "{\"name\":\"h2\",\"cluster\":\"C0\",\"datastores\":[\"ds3\",\"ds4\"],\"localSwapDatastore\":\"ds4\"}],\"vms\":["
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"c\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds2\"}]},"
             + "{\"name\":\"d\",\"host\":\"h1\",\"datastore\":\"ds1\",\"powerOn\":true,\"memoryMB\":1024,\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds3\"}]},"
-            + "{\"name\":\"e\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":10,\"datastore\":\"ds3\"}]}]}";
+            + "{\"name\":\"e\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":10,\"datastore\":\"ds3\"}]},"
+            + "{\"name\":\"f\",\"host\":\"h2\",\"powerOn\":true,\"memoryMB\":512,\"swapPlacement\":\"hostLocal\","
+            + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds4\"}]}]}";
 
     @DynamicPropertySource
     static void vcenter(DynamicPropertyRegistry r) throws Exception {
@@ -226,6 +231,70 @@ class MaintenanceModeVcsimTest {
         assertThat(vmPath("e")).as("e has left ds2, read with govc").doesNotStartWith("[ds2]");
         assertThat(vmPath("a")).doesNotStartWith("[ds2]");
         api.call(HttpMethod.POST, "/api/v1/datastores/ds2/maintenance", Map.of("enter", false), 200);
+    }
+
+    /**
+     * A swap file its host keeps on the datastore (host-local swap placement) is no evacuation's to move: the
+     * evacuation moves f's home and disk, the maintenance view lists the swap file as kept by its host, and vCenter
+     * holds ds4 entering until f stops; then ds4 is in maintenance, here too.
+     */
+    @Test
+    void aSwapFileItsHostKeepsThereHoldsTheDatastoreEnteringUntilTheVmStops() throws Exception {
+        try {
+            sync.fullSync();
+        } catch (RuntimeException startupSyncRacing) {
+            sync.fullSync();
+        }
+        AdminApi api = new AdminApi(rest);
+        String f = FaithfulVcsim.moid(vcsim, "m", "f");
+        String swap = FaithfulVcsim.swapFile(vcsim, "f");
+        assertThat(swap).as("govc: f's swap file, in ds4's root").startsWith("[ds4] f-").doesNotContain("/");
+
+        JsonNode m = api.call(HttpMethod.POST, "/api/v1/datastores/ds4/maintenance", Map.of("enter", true), 200);
+        assertThat(m.get("state").asText()).isEqualTo("ENTERING");
+        assertThat(vmsOf(m.get("recommendationIds"))).as("f's home and disk, together").containsExactly(f);
+        Map<String, JsonNode> left = left("ds4");
+        assertThat(left.keySet()).containsExactlyInAnyOrder("f home", "f disk " + FaithfulVcsim.diskKeys(vcsim, "f").get(0), "f swap file");
+        assertThat(left.get("f swap file").get("status").asText()).isEqualTo("host_swap");
+        assertThat(left.get("f swap file").get("sizeBytes").asLong()).isEqualTo(512L << 20);
+        assertThat(left.get("f swap file").get("detail").asText()).contains("host h2 keeps the VM's swap file here");
+        assertThat(left.get("f home").get("sizeBytes").asLong()).as("f's home without the swap file beside it").isLessThan(1L << 20);
+
+        applyAll(m.get("recommendationIds"));
+        followUntil(() -> moved("f"));
+        assertThat(vmPath("f")).as("f's home moved, read with govc").startsWith("[ds3] ");
+        for (int i = 0; i < 5; i++) {
+            sync.incrementalSync();
+            maintenance.progress();
+            Thread.sleep(200);
+        }
+        assertThat(heldMode("ds4")).as("vCenter waits for f's swap file").isEqualTo("enteringMaintenance");
+        assertThat(maintenance.state(moid("ds4")).name()).isEqualTo("ENTERING");
+        assertThat(FaithfulVcsim.swapFile(vcsim, "f")).isEqualTo(swap);
+        assertThat(left("ds4").keySet()).as("only the swap file is left").containsExactly("f swap file");
+
+        vcsim.govc("vm.power", "-off", "f");
+        followUntil(() -> maintenance.state(moidOf("ds4")).name().equals("IN_MAINTENANCE"));
+        assertThat(maintenance.state(moid("ds4")).name()).isEqualTo("IN_MAINTENANCE");
+        assertThat(heldMode("ds4")).isEqualTo("inMaintenance");
+        assertThat(left("ds4")).isEmpty();
+        api.call(HttpMethod.POST, "/api/v1/datastores/ds4/maintenance", Map.of("enter", false), 200);
+    }
+
+    /** What GET maintenance lists as left on the datastore, by "vm what". */
+    private Map<String, JsonNode> left(String ds) throws Exception {
+        Map<String, JsonNode> out = new TreeMap<>();
+        new AdminApi(rest).call(HttpMethod.GET, "/api/v1/datastores/" + ds + "/maintenance", null, 200).get("left")
+                .forEach(l -> out.put(l.get("vmName").asText() + " " + l.get("what").asText(), l));
+        return out;
+    }
+
+    private boolean moved(String vm) {
+        try {
+            return vmPath(vm).startsWith("[ds3] ");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The VM each recommendation moves. */

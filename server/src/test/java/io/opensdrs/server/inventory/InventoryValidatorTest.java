@@ -29,4 +29,16 @@ class InventoryValidatorTest {
         assertThat(check(vm(-1, 40L << 30))).contains("vms[0].homeBytes must be >= 0");
         assertThat(check(vm(0, -1))).contains("vms[0].disks[0].sizeBytes must be >= 0");
     }
+
+    @Test
+    void aSwapFileApartFromTheHomeNamesItsDatastoreAndASize() {
+        InventorySnapshot.VmInfo v = vm(4096, 40L << 30);
+        java.util.function.BiFunction<String, Long, InventorySnapshot.VmInfo> swap = (ds, bytes) -> new InventorySnapshot.VmInfo(
+                v.moid(), v.name(), v.hostMoid(), v.disks(), v.homeDatastoreMoid(), v.homeBytes(), ds, bytes);
+        assertThat(check(swap.apply("datastore-9", 2L << 30))).as("on the host's swap datastore").isEmpty();
+        assertThat(check(swap.apply(" ", 2L << 30))).contains("vms[0].swapDatastoreMoid must be a datastore moid of 1 to 64 characters,"
+                + " or absent when the swap file is in the home");
+        assertThat(check(swap.apply("d".repeat(65), 2L << 30))).get().asString().startsWith("vms[0].swapDatastoreMoid");
+        assertThat(check(swap.apply("datastore-9", -1L))).contains("vms[0].swapBytes must be >= 0");
+    }
 }
