@@ -2,7 +2,6 @@ package io.opensdrs.server.migration;
 
 import io.opensdrs.server.vsphere.InventorySnapshot;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -121,7 +120,7 @@ public final class MigrationPreconditions {
             return Optional.empty();
         }
         if (a.wholeVm()) {
-            return vm.homeAndDiskDatastoreIds().equals(List.of(dest.id()))
+            return vm.wholeOn(dest.id())
                     ? Optional.of(new Outcome(Verdict.ALREADY_DONE, null, "VM " + vm.name() + " is already on " + dest.name()))
                     : Optional.empty();
         }

@@ -2,7 +2,6 @@ package io.opensdrs.server.migration;
 
 import io.opensdrs.server.vsphere.InventorySnapshot;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,9 +26,8 @@ public final class ResultVerifier {
                     : Optional.of("the home of VM " + vm.get().name() + " is on " + inv.datastoreName(home));
         }
         if (a.wholeVm()) {
-            List<String> on = vm.get().homeAndDiskDatastoreIds();
-            return on.equals(List.of(a.destinationDatastore())) ? Optional.empty()
-                    : Optional.of("VM " + vm.get().name() + " has its home or disks on " + on.stream().map(inv::datastoreName).toList());
+            return vm.get().wholeOn(a.destinationDatastore()) ? Optional.empty() : Optional.of("VM " + vm.get().name()
+                    + " has its home or disks on " + vm.get().homeAndDiskDatastoreIds().stream().map(inv::datastoreName).toList());
         }
         for (int key : a.diskKeys()) {
             Optional<InventorySnapshot.VirtualDisk> d = vm.get().disk(key);

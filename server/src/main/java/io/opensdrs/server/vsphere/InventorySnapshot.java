@@ -112,9 +112,15 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
         }
 
         /**
-         * The datastores of the VM's home and of its disks, without repeats: what a relocation of the
-         * whole VM moves. Not {@code datastoreIds}, which may name datastores a relocation leaves alone.
+         * Whether the whole VM is on the datastore: vm.datastore names it alone (every file of the VM is
+         * there), or the VM's home and every disk are there — vm.datastore may also name datastores a
+         * relocation leaves alone (the host's swap datastore, an ISO's).
          */
+        public boolean wholeOn(String datastoreId) {
+            return datastoreIds.equals(List.of(datastoreId)) || homeAndDiskDatastoreIds().equals(List.of(datastoreId));
+        }
+
+        /** The datastores of the VM's home and of its disks, without repeats: what a relocation of the whole VM moves. */
         public List<String> homeAndDiskDatastoreIds() {
             LinkedHashSet<String> ids = new LinkedHashSet<>();
             if (homeDatastoreId != null) {
