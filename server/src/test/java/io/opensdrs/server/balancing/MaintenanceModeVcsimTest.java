@@ -110,6 +110,15 @@ class MaintenanceModeVcsimTest {
         }
     }
 
+    /** A full sync; once more if it raced the one the server starts with. */
+    void fullSync() {
+        try {
+            sync.fullSync();
+        } catch (RuntimeException startupSyncRacing) {
+            sync.fullSync();
+        }
+    }
+
     void applyAll(JsonNode recommendationIds) throws Exception {
         for (JsonNode id : recommendationIds) {
             new AdminApi(rest).call(HttpMethod.POST, "/api/v1/recommendations/" + id.asLong() + "/apply", null, 200);
@@ -118,11 +127,7 @@ class MaintenanceModeVcsimTest {
 
     @Test
     void maintenanceModeIsVCentersEnteredHereOrInTheVSphereClient() throws Exception {
-        try {
-            sync.fullSync();
-        } catch (RuntimeException startupSyncRacing) {
-            sync.fullSync();
-        }
+        fullSync();
         AdminApi api = new AdminApi(rest);
         assertThat(heldMode("ds1")).isEqualTo("normal");
 
@@ -240,11 +245,7 @@ class MaintenanceModeVcsimTest {
      */
     @Test
     void aSwapFileItsHostKeepsThereHoldsTheDatastoreEnteringUntilTheVmStops() throws Exception {
-        try {
-            sync.fullSync();
-        } catch (RuntimeException startupSyncRacing) {
-            sync.fullSync();
-        }
+        fullSync();
         AdminApi api = new AdminApi(rest);
         String f = FaithfulVcsim.moid(vcsim, "m", "f");
         String swap = FaithfulVcsim.swapFile(vcsim, "f");
