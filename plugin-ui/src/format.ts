@@ -96,6 +96,24 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * What is left on a datastore entering maintenance, in one sentence: the items its evacuation moves and their
+ * bytes, then the swap files hosts keep there (status host_swap), which no relocation moves.
+ */
+export function leftSummary(left: ReadonlyArray<{ sizeBytes: number; status: string }>): string {
+  const kept = left.filter((l) => l.status === 'host_swap');
+  const moving = left.filter((l) => l.status !== 'host_swap');
+  const parts: string[] = [];
+  if (moving.length || !kept.length) {
+    parts.push(`${count(moving.length, 'item')} to move, ${bytes(moving.reduce((sum, l) => sum + l.sizeBytes, 0))} in all`);
+  }
+  if (kept.length) {
+    parts.push(`${count(kept.length, 'swap file')} (${bytes(kept.reduce((sum, l) => sum + l.sizeBytes, 0))}) kept here by `
+      + `${kept.length === 1 ? 'its host' : 'their hosts'} until ${kept.length === 1 ? 'its VM stops' : 'their VMs stop'}`);
+  }
+  return `${parts.join('; ')}.`;
+}
+
 /** "vm-12 · disk 2000", "vm-12 (whole VM)" or, for a move of its home alone, "vm-12 (VM home)". */
 export function diskLabel(vm: string, diskKey: number | null | undefined, vmName?: string, homeOnly?: boolean): string {
   const who = vmName ? `${vmName}` : vm;

@@ -54,4 +54,13 @@ describe('format', () => {
     expect(f.standing('host_swap')).toEqual({ label: 'kept here by its host: goes when the VM stops', kind: 'danger' });
     expect(f.standing('somethingNew')).toEqual({ label: 'somethingNew', kind: 'neutral' });
   });
+  it('sums up what is left on a datastore entering maintenance, swap files its hosts keep apart', () => {
+    const home = { sizeBytes: 2048, status: 'recommended' };
+    const disk = { sizeBytes: 1 << 30, status: 'moving' };
+    const swap = { sizeBytes: 512 << 20, status: 'host_swap' };
+    expect(f.leftSummary([home, disk])).toBe('2 items to move, 1.00 GiB in all.');
+    expect(f.leftSummary([home, swap])).toBe('1 item to move, 2.00 KiB in all; 1 swap file (512 MiB) kept here by its host until its VM stops.');
+    expect(f.leftSummary([swap, swap])).toBe('2 swap files (1.00 GiB) kept here by their hosts until their VMs stop.');
+    expect(f.leftSummary([])).toBe('0 items to move, 0 B in all.');
+  });
 });

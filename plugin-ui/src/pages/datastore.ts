@@ -107,8 +107,7 @@ function maintenanceCard(name: string, m: MaintenanceStatusView | null): HTMLEle
       ? h('p', { class: 'muted' }, `${name} enters maintenance mode once nothing below is left on it (vCenter waits for every VM file, homes included).`)
       : null,
     m.left.length
-      ? h('p', { 'data-testid': 'maintenance-left-total' },
-        `${f.count(m.left.length, 'item')} to move, ${f.bytes(m.left.reduce((sum, l) => sum + l.sizeBytes, 0))} in all.`)
+      ? h('p', { 'data-testid': 'maintenance-left-total' }, f.leftSummary(m.left))
       : null,
     table<LeftView>(`Still on ${name}`, [
       { header: 'VM', cell: (l) => l.vmName },

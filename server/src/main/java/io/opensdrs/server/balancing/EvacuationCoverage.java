@@ -49,8 +49,8 @@ public class EvacuationCoverage {
     /**
      * A disk ({@code diskKey}) or, with none, the home of a VM; {@code sizeBytes} what its move copies (the disk's
      * size, or the home's files: configuration, logs and, for a running VM, its swap file). Or a running VM's
-     * swap file alone ({@code swapFile}), which its host keeps on the datastore (host-local swap placement)
-     * while the VM's home is elsewhere: no relocation moves it.
+     * swap file ({@code swapFile}), which its host keeps on the datastore outside the VM's home directory
+     * (host-local swap placement): no relocation moves it.
      */
     public record Item(String vmId, String vmName, Integer diskKey, long sizeBytes, boolean swapFile) {
         public Item(String vmId, String vmName, Integer diskKey, long sizeBytes) {
@@ -115,7 +115,7 @@ public class EvacuationCoverage {
     /**
      * Every disk and VM home on the datastore, in the stored inventory, with where it stands in the
      * evacuation of balancing run {@code runId} (null: none planned); then the swap files hosts keep there
-     * for VMs whose homes are elsewhere, which no evacuation moves.
+     * outside the VMs' homes, which no evacuation moves.
      */
     public List<Left> left(String datastoreId, Long runId) {
         List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key, vd.size_bytes FROM virtual_disk vd JOIN vm v"
