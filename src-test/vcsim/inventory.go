@@ -307,13 +307,12 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 
 	for _, h := range inv.Hosts {
 		if h.LocalSwapDatastore != "" {
-			ref := dsRefs[h.LocalSwapDatastore]
-			setSwapPlacement(hosts[h.Name].Reference(), "", &ref)
+			setLocalSwapDatastore(hosts[h.Name].Reference(), dsRefs[h.LocalSwapDatastore])
 		}
 	}
 	for _, cs := range inv.Clusters {
 		if cs.VmSwapPlacement != "" {
-			setSwapPlacement(clusters[cs.Name].Reference(), cs.VmSwapPlacement, nil)
+			setSwapPlacement(clusters[cs.Name].Reference(), cs.VmSwapPlacement)
 		}
 	}
 
@@ -390,7 +389,7 @@ func (inv *Inventory) build(ctx context.Context, c *vim25.Client, model *simulat
 		if err != nil {
 			return fmt.Errorf("vm %q: %w", v.Name, err)
 		}
-		setSwapPlacement(info.Result.(types.ManagedObjectReference), v.SwapPlacement, nil)
+		setSwapPlacement(info.Result.(types.ManagedObjectReference), v.SwapPlacement)
 		if v.PowerOn {
 			vm := object.NewVirtualMachine(c, info.Result.(types.ManagedObjectReference))
 			task, err := vm.PowerOn(ctx)

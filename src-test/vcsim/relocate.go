@@ -527,7 +527,7 @@ func (r *relocator) makePlan(ctx *simulator.Context, vm *simulator.VirtualMachin
 			if i := swapEntry(vm); i >= 0 && vm.LayoutEx.File[i].Name == fmt.Sprintf("[%s] %s", p.homeSrc.Name, rel) {
 				// Free space counts disk capacities and swap files (swap.go), not the home's kilobytes of
 				// configuration and logs, which the stock simulator never took from it.
-				p.swapBytes = vm.LayoutEx.File[swapEntry(vm)].Size
+				p.swapBytes = vm.LayoutEx.File[i].Size
 				p.need[p.homeDst.Self] += p.swapBytes
 			}
 		}

@@ -85,9 +85,9 @@ func swapPlacement(ctx *simulator.Context, vm *simulator.VirtualMachine) types.V
 	return types.VirtualMachineConfigInfoSwapPlacementTypeVmDirectory
 }
 
-// setSwapPlacement sets what the inventory gives: a cluster's configurationEx.vmSwapPlacement, a host's
-// config.localSwapDatastore, a VM's config.swapPlacement ("inherit" when not given, as vCenter creates VMs).
-func setSwapPlacement(ref types.ManagedObjectReference, placement string, localSwap *types.ManagedObjectReference) {
+// setSwapPlacement sets what the inventory gives a cluster (configurationEx.vmSwapPlacement) or a VM
+// (config.swapPlacement, "inherit" when not given, as vCenter creates VMs); the stock simulator keeps neither.
+func setSwapPlacement(ref types.ManagedObjectReference, placement string) {
 	ctx := simulator.SpoofContext()
 	obj := ctx.Map.Get(ref)
 	ctx.WithLock(obj, func() {
@@ -95,9 +95,6 @@ func setSwapPlacement(ref types.ManagedObjectReference, placement string, localS
 		case *simulator.ClusterComputeResource:
 			o.ConfigurationEx.GetComputeResourceConfigInfo().VmSwapPlacement = placement
 			ctx.Update(o, []types.PropertyChange{{Name: "configurationEx", Val: o.ConfigurationEx}})
-		case *simulator.HostSystem:
-			o.Config.LocalSwapDatastore = localSwap
-			ctx.Update(o, []types.PropertyChange{{Name: "config.localSwapDatastore", Val: localSwap}})
 		case *simulator.VirtualMachine:
 			if placement == "" {
 				placement = string(types.VirtualMachineConfigInfoSwapPlacementTypeInherit)
@@ -105,6 +102,16 @@ func setSwapPlacement(ref types.ManagedObjectReference, placement string, localS
 			o.Config.SwapPlacement = placement
 			ctx.Update(o, []types.PropertyChange{{Name: "config.swapPlacement", Val: placement}})
 		}
+	})
+}
+
+// setLocalSwapDatastore sets a host's config.localSwapDatastore, as the inventory gives it.
+func setLocalSwapDatastore(ref, ds types.ManagedObjectReference) {
+	ctx := simulator.SpoofContext()
+	host := ctx.Map.Get(ref).(*simulator.HostSystem)
+	ctx.WithLock(host, func() {
+		host.Config.LocalSwapDatastore = &ds
+		ctx.Update(host, []types.PropertyChange{{Name: "config.localSwapDatastore", Val: &ds}})
 	})
 }
 
