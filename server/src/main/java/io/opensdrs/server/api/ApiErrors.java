@@ -3,6 +3,9 @@ package io.opensdrs.server.api;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import jakarta.validation.ConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -31,6 +34,8 @@ import java.util.stream.Collectors;
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class ApiErrors {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
 
     @ExceptionHandler(MethodArgumentNotValidException.class)
     ProblemDetail body(MethodArgumentNotValidException e) {
@@ -115,6 +120,20 @@ public class ApiErrors {
     ProblemDetail conflict(IllegalStateException e) {
         ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
         p.setTitle("Conflict");
+        return p;
+    }
+
+    /**
+     * The database refused or lost a write: a 500 saying so, with the database's own words, rather
+     * than a bare "Internal Server Error". What the request records in one transaction (a run, an
+     * evacuation) has left nothing behind.
+     */
+    @ExceptionHandler(DataAccessException.class)
+    ProblemDetail database(DataAccessException e) {
+        log.error("database error answering a request", e);
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+                "the server's database refused the request's changes: " + e.getMostSpecificCause().getMessage());
+        p.setTitle("Database error");
         return p;
     }
 

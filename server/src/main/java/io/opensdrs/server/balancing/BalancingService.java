@@ -7,6 +7,7 @@ import io.opensdrs.balance.StrategyRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -19,6 +20,9 @@ import java.util.List;
  * recommendations with explanations, faults and history; auto-applicable moves applied at once.
  * Runs of one cluster are serialized with each other and with its maintenance evacuations
  * ({@link ClusterPlanningLock}): a scheduled run and "run now" never plan on the same state twice.
+ * A run's records are one transaction: a run that fails or a server that dies while recording it
+ * leaves no part of its plan behind (no recommendation the applier could pick up alone, the
+ * previous run's recommendations not yet superseded), and the next run plans again.
  */
 @Service
 public class BalancingService {
@@ -36,9 +40,12 @@ public class BalancingService {
     private final ClusterPlanningLock planning;
     private final MeterRegistry meters;
     private final KeptTogetherHomes keptTogetherHomes;
+    private final TransactionTemplate tx;
 
     public BalancingService(ClusterStateAssembler assembler, ClusterPolicies policies, PlanRecorder recorder, Clock clock,
-                            ClusterPlanningLock planning, MeterRegistry meters, KeptTogetherHomes keptTogetherHomes) {
+                            ClusterPlanningLock planning, MeterRegistry meters, KeptTogetherHomes keptTogetherHomes,
+                            TransactionTemplate tx) {
+        this.tx = tx;
         this.keptTogetherHomes = keptTogetherHomes;
         this.assembler = assembler;
         this.planning = planning;
@@ -73,11 +80,14 @@ public class BalancingService {
                 BalancingStrategy strategy = strategies.create(name, started.toEpochMilli());
                 MovePlan plan = strategy.plan(a.state());
                 VmHomeEvacuation.Planned homes = keptTogetherHomes.plan(plan, a);
-                recorder.supersede(clusterId, RUN_REASONS, null);
-                long runId = recorder.startRun(clusterId, trigger, name, plan, homes, started);
-                PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a).and(recorder.recordHomes(clusterId, runId, name, homes, a));
-                return new BalancingViews.RunView(runId, clusterId, trigger, name, r.recommendationIds(), r.appliedIds(), r.faults(),
-                        plan.notes());
+                return tx.execute(status -> {
+                    recorder.supersede(clusterId, RUN_REASONS, null);
+                    long runId = recorder.startRun(clusterId, trigger, name, plan, homes, started);
+                    PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a)
+                            .and(recorder.recordHomes(clusterId, runId, name, homes, a));
+                    return new BalancingViews.RunView(runId, clusterId, trigger, name, r.recommendationIds(), r.appliedIds(), r.faults(),
+                            plan.notes());
+                });
             } finally {
                 sample.stop(Timer.builder("sdrs.run.duration").tag("run", "balancing").register(meters));
             }

@@ -19,6 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -66,10 +67,12 @@ public class MaintenanceMode {
     private final ClusterPlanningLock planning;
     private final EvacuationCoverage coverage;
     private final Timer checkTimer;
+    private final TransactionTemplate tx;
 
     public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, VmHomeEvacuation homes,
                            ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
-                           ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters) {
+                           ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters, TransactionTemplate tx) {
+        this.tx = tx;
         this.planning = planning;
         this.coverage = coverage;
         this.checkTimer = Timer.builder("sdrs.run.duration").tag("run", "maintenance-check").register(meters);
@@ -142,8 +145,10 @@ public class MaintenanceMode {
             int updated = jdbc.update("UPDATE datastore_maintenance SET ignore_affinity = ?, updated_at = ? WHERE datastore_moid = ?",
                     ignoreAffinity, now, t.id());
             if (updated == 0) {
-                jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(), ignoreAffinity, now, now);
+                // not planned until its evacuation is recorded: one that fails is planned again by the progress loop
+                jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
+                        + " evacuation_planned) VALUES (?, ?, ?, ?, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(),
+                        ignoreAffinity, now, now);
                 recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode"
                         + (ignoreAffinity ? " (ignoring affinity rules)" : "")
                         + (storageDrsOn ? "" : "; Storage DRS is off: no evacuation recommendations until it is turned on"), null);
@@ -177,14 +182,21 @@ public class MaintenanceMode {
                 planned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
                 planned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), planned.notes(),
                 planned.maxConcurrentPerDatastore(), planned.maxConcurrentPerHost());
-        VmHomeEvacuation.Planned homePlan = homes.plan(t.id(), plan, a);
-        homePlan = new VmHomeEvacuation.Planned(homePlan.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
-                homePlan.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList());
-        recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
-        long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, homePlan, clock.instant());
-        PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
-        PlanRecorder.Recorded all = r.and(recorder.recordHomes(t.clusterId(), runId, MaintenanceEvacuation.NAME, homePlan, a));
-        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE, evacuation_run_id = ? WHERE datastore_moid = ?", runId, t.id());
+        VmHomeEvacuation.Planned homesPlanned = homes.plan(t.id(), plan, a);
+        VmHomeEvacuation.Planned homePlan = new VmHomeEvacuation.Planned(
+                homesPlanned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
+                homesPlanned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList());
+        // one transaction, as a balancing run's: an evacuation that fails while recorded leaves none of its recommendations and
+        // the datastore not yet planned, so the progress loop plans it again
+        PlanRecorder.Recorded all = tx.execute(status -> {
+            recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
+            long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, homePlan, clock.instant());
+            PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a)
+                    .and(recorder.recordHomes(t.clusterId(), runId, MaintenanceEvacuation.NAME, homePlan, a));
+            jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE, evacuation_run_id = ? WHERE datastore_moid = ?", runId,
+                    t.id());
+            return r;
+        });
         MaintenanceState after = settle(t, a.state());
         return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
                 homes.homesOn(t.id()), all.recommendationIds(), all.appliedIds(), all.faults(), plan.notes());

@@ -1276,4 +1276,103 @@ abstract class BalancingIntegrationSuite {
         assertThat(none.get("placements")).as(none.toString()).isEmpty();
         assertThat(none.get("faults").toString()).contains("datastore ds-b would hold 1650.0 GB, over its space threshold of 1600.0 GB");
     }
+
+    // ------------------------------------------------------------------ a run's records are one transaction
+
+    /** Everything a run or an evacuation records, counted. */
+    Map<String, Long> records() {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String table : List.of("balancing_run", "recommendation", "migration_action", "recommendation_explanation", "fault")) {
+            counts.put(table, jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Long.class));
+        }
+        for (String state : List.of("PENDING", "APPLYING", "DISMISSED")) {
+            counts.put(state, jdbc.queryForObject("SELECT COUNT(*) FROM recommendation WHERE state = ?", Long.class, state));
+        }
+        // entering maintenance is recorded before its evacuation is planned, and stays when the plan fails
+        counts.put("action_history", jdbc.queryForObject("SELECT COUNT(*) FROM action_history WHERE action <> 'maintenance-enter'",
+                Long.class));
+        return counts;
+    }
+
+    /** The database refuses the explanation of every move planned after run {@code run} (of {@code vmId}'s move only, when given). */
+    void refuseExplanationsAfter(long run, String vmId) {
+        jdbc.execute("ALTER TABLE recommendation_explanation ADD CONSTRAINT refused_in_test CHECK (run_id <= " + run
+                + (vmId == null ? "" : " OR vm_moid <> '" + vmId + "'") + ")");
+    }
+
+    void acceptExplanations() {
+        jdbc.execute("ALTER TABLE recommendation_explanation DROP CONSTRAINT refused_in_test");
+    }
+
+    long lastRun() {
+        return jdbc.queryForObject("SELECT MAX(id) FROM balancing_run", Long.class);
+    }
+
+    /**
+     * A run's records are one transaction: a run that fails while recording its plan — here the
+     * database refuses a move's explanation, as a full disk or a lost connection would — leaves no
+     * part of it: no run, no recommendation the applier could pick up alone, the previous run's
+     * still pending. An evacuation that fails so, after its first move was recorded and applied,
+     * leaves nothing for the applier either, and the datastore entering with its evacuation
+     * unplanned, which the progress loop plans again.
+     */
+    @Test
+    @Order(16)
+    void aRunThatFailsWhileRecordingItsPlanLeavesNoneOfIt() throws Exception {
+        syncCrowded("tx1");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        List<Long> pending = ids(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200).get("recommendationIds"));
+        assertThat(pending).isNotEmpty();
+        Map<String, Long> before = records();
+        refuseExplanationsAfter(lastRun(), null);
+        try {
+            JsonNode refused = call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 500);
+            assertThat(refused.get("title").asText()).isEqualTo("Database error");
+            assertThat(refused.get("detail").asText()).startsWith("the server's database refused the request's changes: ")
+                    .containsIgnoringCase("refused_in_test");
+        } finally {
+            acceptExplanations();
+        }
+        assertThat(records()).isEqualTo(before);
+        for (long id : pending) {
+            assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200).get("state").asText()).isEqualTo("PENDING");
+        }
+
+        // the evacuation of ds-a moves web and db; the database refuses the second move's explanation
+        List<Long> evacuation = ids(call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 200)
+                .get("recommendationIds"));
+        assertThat(evacuation).hasSize(2);
+        String secondVm = call(HttpMethod.GET, "/api/v1/recommendations/" + evacuation.get(1) + "/explanation", null, 200)
+                .get("vmId").asText();
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("automated"), 200);
+        int relocations = vcenter.relocations.size();
+        before = records();
+        refuseExplanationsAfter(lastRun(), secondVm);
+        try {
+            call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", true), 500);
+        } finally {
+            acceptExplanations();
+        }
+        assertThat(records()).isEqualTo(before);
+        assertThat(maintenance.state("datastore-11").name()).isEqualTo("ENTERING");
+        assertThat(jdbc.queryForObject("SELECT evacuation_planned FROM datastore_maintenance WHERE datastore_moid = 'datastore-11'",
+                Boolean.class)).isFalse();
+        // the applier loop polls every 0.5 s: give it time to (wrongly) issue the first move
+        Thread.sleep(2000);
+        assertThat(vcenter.relocations).hasSize(relocations);
+
+        maintenance.progress();
+        List<String> planned = jdbc.queryForList("SELECT e.vm_moid FROM recommendation r JOIN recommendation_explanation e"
+                + " ON e.recommendation_id = r.id WHERE r.state = 'APPLYING' AND e.reason_code = 'datastoreMaint'"
+                + " AND e.run_id = (SELECT evacuation_run_id FROM datastore_maintenance WHERE datastore_moid = 'datastore-11')", String.class);
+        assertThat(planned).containsExactlyInAnyOrder("vm-31", "vm-32");
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (vcenter.relocations.size() < relocations + 1 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(vcenter.relocations.size()).as("RelocateVM issued for the evacuation planned again").isGreaterThan(relocations);
+        call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+    }
 }
