@@ -36,7 +36,7 @@ public class ThrottleBenchmark {
         for (int i = 0; i < 1000; i++) {
             limits.addLimits(StreamLimit.newBuilder()
                     .setStream(StreamId.newBuilder().setHost("esx-01").setVm("vm-" + i).setDiskKey(2000))
-                    .setReadIops(1e12).setWriteIops(1e12).setReadBytesPerS(1e15).setWriteBytesPerS(1e15)
+                    .setReadIops(1e12).setWriteIops(1e12).setReadBytesPerS(1e15).setWriteBytesPerS(1e15).setIops(1e12).setBytesPerS(1e15)
                     .setBurstSeconds(1));
         }
         gateway.apply(limits.build());

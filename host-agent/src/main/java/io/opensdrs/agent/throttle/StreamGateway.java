@@ -35,7 +35,8 @@ public final class StreamGateway {
         }
         Map<StreamKey, StreamThrottle> next = new HashMap<>();
         for (StreamLimit l : limits.getLimitsList()) {
-            if (l.getReadIops() <= 0 && l.getWriteIops() <= 0 && l.getReadBytesPerS() <= 0 && l.getWriteBytesPerS() <= 0) {
+            if (l.getReadIops() <= 0 && l.getWriteIops() <= 0 && l.getReadBytesPerS() <= 0 && l.getWriteBytesPerS() <= 0
+                    && l.getIops() <= 0 && l.getBytesPerS() <= 0) {
                 continue; // all dimensions unlimited
             }
             StreamKey key = StreamKey.of(l.getStream());

@@ -4,8 +4,10 @@ import io.opensdrs.shared.agent.v1.StreamLimit;
 
 /**
  * The buckets of one throttled stream: IO count and bytes, separately for reads and writes
- * (SLEDS §4.1: "different buckets ... for reads and writes"). A dimension whose limit is 0 has
- * no bucket. {@link #admit} returns the time at which the IO may be released; release times
+ * (SLEDS §4.1: "different buckets ... for reads and writes"), and for both together — the
+ * stream's whole rate, which is what the SLEDS controller limits (SLEDS §4.2). An IO takes
+ * tokens from its direction's buckets and from the whole-rate ones. A dimension whose limit is 0
+ * has no bucket. {@link #admit} returns the time at which the IO may be released; release times
  * never decrease in admission order, so the throttle never reorders IOs within a stream
  * (SLEDS §4.1: "The SLEDS IO intercept does not reorder I/Os within a stream").
  */
@@ -18,6 +20,8 @@ public final class StreamThrottle {
     private final LeakyBucket writeIops;
     private final LeakyBucket readBytes;
     private final LeakyBucket writeBytes;
+    private final LeakyBucket iops;
+    private final LeakyBucket bytes;
     private long lastRelease;
 
     public StreamThrottle(StreamLimit limit, long lastRelease) {
@@ -26,6 +30,8 @@ public final class StreamThrottle {
         this.writeIops = bucket(limit.getWriteIops(), burst);
         this.readBytes = bucket(limit.getReadBytesPerS(), burst);
         this.writeBytes = bucket(limit.getWriteBytesPerS(), burst);
+        this.iops = bucket(limit.getIops(), burst);
+        this.bytes = bucket(limit.getBytesPerS(), burst);
         this.lastRelease = lastRelease;
     }
 
@@ -34,24 +40,30 @@ public final class StreamThrottle {
     }
 
     /** The admission decision: when the IO arriving at {@code now} may go to the device. */
-    public synchronized long admit(boolean write, long bytes, long now) {
+    public synchronized long admit(boolean write, long size, long now) {
         LeakyBucket ops = write ? writeIops : readIops;
         LeakyBucket data = write ? writeBytes : readBytes;
         long release = Math.max(now, lastRelease);
-        if (ops != null) {
-            release = Math.max(release, ops.earliest(now));
-        }
-        if (data != null) {
-            release = Math.max(release, data.earliest(now));
-        }
-        if (ops != null) {
-            ops.consume(1, release);
-        }
-        if (data != null) {
-            data.consume(bytes, release);
-        }
+        release = later(release, ops, now);
+        release = later(release, data, now);
+        release = later(release, iops, now);
+        release = later(release, bytes, now);
+        take(ops, 1, release);
+        take(data, size, release);
+        take(iops, 1, release);
+        take(bytes, size, release);
         lastRelease = release;
         return release;
+    }
+
+    private static long later(long release, LeakyBucket b, long now) {
+        return b == null ? release : Math.max(release, b.earliest(now));
+    }
+
+    private static void take(LeakyBucket b, long amount, long at) {
+        if (b != null) {
+            b.consume(amount, at);
+        }
     }
 
     synchronized long lastRelease() {

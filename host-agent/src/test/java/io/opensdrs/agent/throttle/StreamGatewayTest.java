@@ -44,6 +44,37 @@ class StreamGatewayTest {
         assertThat(g.admit(VM1, true, 4096, now)).isEqualTo(r);
     }
 
+    static ThrottleLimits wholeRate(double iops, double bytesPerS, double burst) {
+        return ThrottleLimits.newBuilder().setGeneration(1).addLimits(StreamLimit.newBuilder()
+                .setStream(StreamId.newBuilder().setHost("esx-1").setVm("vm-1").setDiskKey(2000))
+                .setIops(iops).setBytesPerS(bytesPerS).setBurstSeconds(burst)).build();
+    }
+
+    /** The time (ms after {@code now}) at which the last of {@code n} IOs, reads and writes in turn, arriving at once is released. */
+    static double lastOfMixed(StreamGateway g, int n, long now) {
+        long last = 0;
+        for (int i = 0; i < n; i++) {
+            last = g.admit(VM1, i % 2 == 1, 4096, now);
+        }
+        return (last - now) / 1e6;
+    }
+
+    @Test
+    void aWholeRateLimitCountsReadsAndWritesTogether() {
+        StreamGateway whole = new StreamGateway();
+        whole.apply(wholeRate(1000, 0, 0.01));
+        assertThat(lastOfMixed(whole, 1000, 1_000_000_000L)).isBetween(985.0, 1000.0);
+        // the same rate on each direction's bucket lets an even mix through at twice the rate
+        StreamGateway perDirection = new StreamGateway();
+        perDirection.apply(limits(1, 1000, 0, 1000, 0.01));
+        assertThat(lastOfMixed(perDirection, 1000, 1_000_000_000L)).isBetween(485.0, 500.0);
+
+        StreamGateway bytes = new StreamGateway();
+        bytes.apply(wholeRate(0, 1 << 20, 0.0001)); // 1 MiB/s, reads and writes together
+        assertThat(lastOfMixed(bytes, 256, 0)).isBetween(990.0, 1000.0);
+        assertThat(bytes.throttled(VM1)).isTrue();
+    }
+
     @Test
     void neverReordersWithinAStream() {
         StreamGateway g = new StreamGateway();

@@ -133,11 +133,12 @@ public class SledsControlLoop {
                         continue;
                     }
                     Stream s = byId.get(l.streamId());
-                    // the leaky bucket counts reads and writes together; the agent's dimensions get the same rate
+                    // the controller's bucket counts reads and writes together: the agent's whole-rate dimensions, not its
+                    // per-direction ones, which would let a mixed stream through at up to twice the limit
                     double iops = Double.isFinite(l.iopsLimit()) ? l.iopsLimit() : 0;
                     double bytes = Double.isFinite(l.bytesPerSecondLimit()) ? l.bytesPerSecondLimit() : 0;
                     t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(s.host()).setVm(s.vm()).setDiskKey(s.diskKey()))
-                            .setReadIops(iops).setWriteIops(iops).setReadBytesPerS(bytes).setWriteBytesPerS(bytes).setBurstSeconds(l.burstSeconds()));
+                            .setIops(iops).setBytesPerS(bytes).setBurstSeconds(l.burstSeconds()));
                 }
                 if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
                     delivered.put(host, hostLimits);

@@ -198,8 +198,7 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
             int throttled = 0;
             for (VirtualDisk d : paced.world().disks()) {
                 StreamLimit l = byDisk.get(d.id());
-                TokenBucketThrottle t = l == null ? TokenBucketThrottle.unlimited() : new TokenBucketThrottle(
-                        l.getReadIops(), l.getWriteIops(), l.getReadBytesPerS(), l.getWriteBytesPerS(), l.getBurstSeconds());
+                TokenBucketThrottle t = l == null ? TokenBucketThrottle.unlimited() : TokenBucketThrottle.of(l);
                 throttled += t.isUnlimited() ? 0 : 1;
                 paced.run().throttle(d.id(), t);
             }
