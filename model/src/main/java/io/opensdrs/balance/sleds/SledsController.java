@@ -23,7 +23,8 @@ import java.util.Map;
  *       what the stream uses is removed.</li>
  * </ol>
  * An over-demand stream is never tightened below its demand bound (the SLO promises it that
- * much); others not below {@link #minimumIops}.
+ * much); others not below {@link #minimumIops} IOs per second, nor below the bytes per second
+ * those IOs carry at the stream's mean IO size.
  */
 public final class SledsController {
 
@@ -49,8 +50,12 @@ public final class SledsController {
         this.burstSeconds = burstSeconds;
     }
 
-    /** The step's result: every stream's limit (unthrottled ones included) and what was done. */
-    public record Decision(Map<String, LeakyBucketLimit> limits, List<String> actions, List<String> classesMissingSlo) {
+    /**
+     * The step's result: every stream's limit (unthrottled ones included), what was done, and each
+     * sampled class's IOPS-weighted mean response time, the one compared with its delivery bound.
+     */
+    public record Decision(Map<String, LeakyBucketLimit> limits, List<String> actions, List<String> classesMissingSlo,
+                           Map<String, Double> classLatencyMs) {
     }
 
     public Decision step(List<ServiceClass> classes, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
@@ -109,7 +114,8 @@ public final class SledsController {
                         .min(Comparator.comparingDouble((StreamSample s) -> latency.get(s.classId()) / byId.get(s.classId()).deliveryBoundMs())
                                 .thenComparing(s -> -s.iops()))
                         .ifPresent(s -> tighten(next, s, Math.max(minimumIops, s.iops() * (1 - tightenStep)),
-                                s.bytesPerSecond() * (1 - tightenStep), actions, "its class has the most headroom"));
+                                Math.max(minimumIops * meanIoBytes(s), s.bytesPerSecond() * (1 - tightenStep)), actions,
+                                "its class has the most headroom"));
             }
         } else {
             for (StreamSample s : samples) {
@@ -128,7 +134,15 @@ public final class SledsController {
                 }
             }
         }
-        return new Decision(next, actions, missing);
+        return new Decision(next, actions, missing, Map.copyOf(latency));
+    }
+
+    /**
+     * The bytes a stream's IO carries on average: the bytes/s floor that goes with the IOPS floor,
+     * without which step after step of tightening would starve a stream held at {@link #minimumIops}.
+     */
+    private static double meanIoBytes(StreamSample s) {
+        return s.iops() > 0 ? s.bytesPerSecond() / s.iops() : 0;
     }
 
     private void tighten(Map<String, LeakyBucketLimit> next, StreamSample s, double iops, double bytes, List<String> actions, String why) {

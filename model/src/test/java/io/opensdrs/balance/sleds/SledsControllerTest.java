@@ -20,6 +20,8 @@ class SledsControllerTest {
                 new StreamSample("b-ok", "bronze", 100, 1e6, 20));
         SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
         assertThat(d.classesMissingSlo()).containsExactly("gold");
+        // IOPS-weighted: (900 x 20 + 100 x 20) / 1000
+        assertThat(d.classLatencyMs()).containsEntry("gold", 18.0).containsEntry("bronze", 20.0);
         assertThat(d.limits().get("b-hog").iopsLimit()).isEqualTo(720.0);     // 20 % step, not below 200
         assertThat(d.limits().get("b-ok").throttled()).isFalse();
         assertThat(d.limits().get("g1").throttled()).isFalse();
@@ -34,6 +36,22 @@ class SledsControllerTest {
         SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
         assertThat(d.limits().get("b2").iopsLimit()).isEqualTo(144.0);
         assertThat(d.limits().get("b1").throttled()).isFalse();
+    }
+
+    @Test
+    void aStreamHeldAtTheMinimumIsNotStarvedOfBytesStepAfterStep() {
+        SledsController c = new SledsController();
+        Map<String, LeakyBucketLimit> limits = Map.of();
+        double iops = 40;
+        for (int step = 0; step < 30; step++) {
+            // gold keeps missing; b1 (8 KiB IOs, under its demand bound) gives way each second and runs at its limit
+            List<StreamSample> samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
+                    new StreamSample("b1", "bronze", iops, iops * 8192, 5));
+            limits = c.step(List.of(GOLD, BRONZE), samples, limits).limits();
+            iops = Math.min(limits.get("b1").iopsLimit(), limits.get("b1").bytesPerSecondLimit() / 8192);
+        }
+        assertThat(limits.get("b1").iopsLimit()).isEqualTo(10.0);
+        assertThat(limits.get("b1").bytesPerSecondLimit()).isEqualTo(10 * 8192.0);
     }
 
     @Test
