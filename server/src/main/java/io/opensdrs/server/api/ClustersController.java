@@ -2,6 +2,8 @@ package io.opensdrs.server.api;
 
 import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
+import io.opensdrs.server.balancing.BalancingViews;
+import io.opensdrs.server.balancing.SledsControlLoop;
 import io.opensdrs.server.balancing.StorageDrsOff;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.rules.PodRules;
@@ -52,6 +54,7 @@ public class ClustersController {
     private final VCenterPodSettings podSettings;
     private final PodRules podRules;
     private final StorageDrsOff storageDrsOff;
+    private final SledsControlLoop sleds;
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
@@ -59,7 +62,8 @@ public class ClustersController {
 
     public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff) {
+                              VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds) {
+        this.sleds = sleds;
         this.assembler = assembler;
         this.storageDrsOff = storageDrsOff;
         this.podRules = podRules;
@@ -314,6 +318,14 @@ public class ClustersController {
                         rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
                         (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
                         rs.getTimestamp(11).toInstant().toString(), rs.getBoolean(12)), clusterId);
+    }
+
+    @GetMapping("/{clusterId}/sleds")
+    @Operation(summary = "SLEDS: each service class against its SLO, each classified stream with its throttle limit, as of the last"
+            + " controller step")
+    public BalancingViews.SledsView sleds(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+        queries.cluster(clusterId);
+        return sleds.view(clusterId);
     }
 
     @GetMapping("/{clusterId}/history")

@@ -50,6 +50,23 @@ public final class BalancingViews {
                                   EstimateView cost, EstimateView benefit, String createdAt) {
     }
 
+    /**
+     * A cluster's SLEDS state (SPEC §3.5) at its last controller step ({@code at}; null before
+     * one): each service class with its SLO and the IOPS-weighted mean response time its streams
+     * had ({@code meetsSlo} null without a measured stream), each classified stream measured, its
+     * limit (null: unthrottled), and what the step did.
+     */
+    public record SledsView(String clusterId, String at, List<ClassView> classes, List<StreamView> streams, List<String> actions) {
+
+        public record ClassView(String id, double deliveryBoundMs, double demandBoundIops, double demandBoundBytesPerSecond,
+                                Double latencyMs, Boolean meetsSlo, int streams) {
+        }
+
+        public record StreamView(String host, String vmId, String vmName, int diskKey, String classId, double iops,
+                                 double bytesPerSecond, double latencyMs, Double iopsLimit, Double bytesPerSecondLimit) {
+        }
+    }
+
     /** A datastore's maintenance state and the evacuation it needs. */
     public record MaintenanceView(String datastoreId, String datastoreName, String clusterId, String state, boolean ignoreAffinity,
                                   int disksRemaining, int vmHomesRemaining, List<Long> recommendationIds,

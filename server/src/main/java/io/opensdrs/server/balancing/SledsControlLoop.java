@@ -22,6 +22,11 @@ import org.springframework.stereotype.Component;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
  * bytes/s and mean latency from the shortest statistics window, the freshest the server has — and
  * {@link SledsController#step} turns samples and current limits into new limits; a host's agent
- * gets its streams' limits (ThrottleLimits, generation monotonic) when they change. Agents keep the
- * last limits when the server is gone; streams not listed are unthrottled.
+ * gets its streams' limits (ThrottleLimits, generation monotonic) when they change — an empty list
+ * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
+ * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
+ * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows.
  */
 @Component
 public class SledsControlLoop {
@@ -50,8 +57,10 @@ public class SledsControlLoop {
     private final Clock clock;
     private final SledsController controller = new SledsController();
     private final Map<String, LeakyBucketLimit> limits = new HashMap<>();
-    /** host name → the limits last delivered to its agents. */
+    /** host name → the throttled streams' limits last delivered to its agents. */
     private final Map<String, Map<String, LeakyBucketLimit>> delivered = new HashMap<>();
+    /** cluster → its last step. */
+    private final Map<String, BalancingViews.SledsView> lastStep = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
     private final Timer stepTimer;
 
@@ -67,7 +76,7 @@ public class SledsControlLoop {
         this.clock = clock;
     }
 
-    private record Stream(String id, String host, String vm, int diskKey, String classId) {
+    private record Stream(String id, String host, String vm, String vmName, int diskKey, String classId) {
     }
 
     @Scheduled(fixedRateString = "${sdrs.balancing.sleds-interval:PT1S}")
@@ -81,21 +90,23 @@ public class SledsControlLoop {
 
     /** One controller step over every cluster; answers host → limits sent. */
     public synchronized Map<String, List<LeakyBucketLimit>> step() {
-        Map<String, List<LeakyBucketLimit>> sent = new LinkedHashMap<>();
         Map<String, String> vmClass = policies.vmServiceClasses();
-        if (vmClass.isEmpty()) {
-            return sent;
-        }
         Duration shortest = percentiles.windows().stream().min(Duration::compareTo).orElseThrow();
+        Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
+        Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
+        Set<String> clusters = new HashSet<>();
         for (String cluster : assembler.clusterIds()) {
-            List<ServiceClass> classes = policies.sledsClasses(cluster);
+            clusters.add(cluster);
+            List<ServiceClass> classes = vmClass.isEmpty() ? List.of() : policies.sledsClasses(cluster);
             if (classes.isEmpty()) {
+                lastStep.remove(cluster);
                 continue;
             }
-            List<Stream> streams = jdbc.query("SELECT h.name, v.moid, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
-                            + " JOIN host h ON h.moid = v.host_moid JOIN datastore d ON d.moid = vd.datastore_moid WHERE d.cluster_moid = ?",
-                    (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(3), rs.getString(1), rs.getString(2),
-                            rs.getInt(3), vmClass.get(rs.getString(2))), cluster);
+            List<Stream> streams = jdbc.query("SELECT h.name, v.moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
+                            + " JOIN host h ON h.moid = v.host_moid JOIN datastore d ON d.moid = vd.datastore_moid WHERE d.cluster_moid = ?"
+                            + " ORDER BY v.name, vd.disk_key",
+                    (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
+                            rs.getString(3), rs.getInt(4), vmClass.get(rs.getString(2))), cluster);
             List<StreamSample> samples = new ArrayList<>();
             Map<String, Stream> byId = new HashMap<>();
             for (Stream s : streams) {
@@ -111,41 +122,86 @@ public class SledsControlLoop {
                 samples.add(new StreamSample(s.id(), s.classId(), iops, iops * kb * 1024, ClusterStateAssembler.median(p.get(), WorkloadMetric.LATENCY_MS)));
                 byId.put(s.id(), s);
             }
-            if (samples.isEmpty()) {
+            SledsController.Decision d = samples.isEmpty() ? new SledsController.Decision(Map.of(), List.of(), List.of(), Map.of())
+                    : controller.step(classes, samples, limits);
+            stepLimits.putAll(d.limits());
+            d.limits().forEach((id, l) -> {
+                if (l.throttled()) {
+                    throttledPerHost.computeIfAbsent(byId.get(id).host(), h -> new TreeMap<>()).put(id, l);
+                }
+            });
+            lastStep.put(cluster, view(cluster, classes, samples, byId, d));
+        }
+        lastStep.keySet().retainAll(clusters);
+        // a stream no longer sampled or classified starts unthrottled if it comes back
+        limits.clear();
+        limits.putAll(stepLimits);
+        Set<String> hosts = new TreeSet<>(throttledPerHost.keySet());
+        hosts.addAll(delivered.keySet());
+        Map<String, List<LeakyBucketLimit>> sent = new LinkedHashMap<>();
+        for (String host : hosts) {
+            Map<String, LeakyBucketLimit> hostLimits = throttledPerHost.getOrDefault(host, Map.of());
+            if (hostLimits.equals(delivered.getOrDefault(host, Map.of()))) {
                 continue;
             }
-            SledsController.Decision d = controller.step(classes, samples, limits);
-            limits.putAll(d.limits());
-            Map<String, Map<String, LeakyBucketLimit>> perHost = new HashMap<>();
-            d.limits().forEach((id, l) -> {
-                Stream s = byId.get(id);
-                if (s != null) {
-                    perHost.computeIfAbsent(s.host(), h -> new HashMap<>()).put(id, l);
-                }
-            });
-            perHost.forEach((host, hostLimits) -> {
-                if (hostLimits.equals(delivered.get(host))) {
-                    return;
-                }
-                ThrottleLimits.Builder t = ThrottleLimits.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
-                for (LeakyBucketLimit l : hostLimits.values()) {
-                    if (!l.throttled()) {
-                        continue;
-                    }
-                    Stream s = byId.get(l.streamId());
-                    // the controller's bucket counts reads and writes together: the agent's whole-rate dimensions, not its
-                    // per-direction ones, which would let a mixed stream through at up to twice the limit
-                    double iops = Double.isFinite(l.iopsLimit()) ? l.iopsLimit() : 0;
-                    double bytes = Double.isFinite(l.bytesPerSecondLimit()) ? l.bytesPerSecondLimit() : 0;
-                    t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(s.host()).setVm(s.vm()).setDiskKey(s.diskKey()))
-                            .setIops(iops).setBytesPerS(bytes).setBurstSeconds(l.burstSeconds()));
-                }
-                if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
+            ThrottleLimits.Builder t = ThrottleLimits.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
+            for (LeakyBucketLimit l : hostLimits.values()) {
+                String[] stream = l.streamId().split("/");
+                // the controller's bucket counts reads and writes together: the agent's whole-rate dimensions, not its
+                // per-direction ones, which would let a mixed stream through at up to twice the limit
+                t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(stream[0]).setVm(stream[1])
+                                .setDiskKey(Integer.parseInt(stream[2])))
+                        .setIops(finiteOrZero(l.iopsLimit())).setBytesPerS(finiteOrZero(l.bytesPerSecondLimit())).setBurstSeconds(l.burstSeconds()));
+            }
+            if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
+                if (hostLimits.isEmpty()) {
+                    delivered.remove(host);
+                } else {
                     delivered.put(host, hostLimits);
-                    sent.put(host, new ArrayList<>(hostLimits.values()));
                 }
-            });
+                sent.put(host, new ArrayList<>(hostLimits.values()));
+            }
         }
         return sent;
+    }
+
+    /** 0 is "unlimited" on the wire. */
+    private static double finiteOrZero(double rate) {
+        return Double.isFinite(rate) ? rate : 0;
+    }
+
+    /**
+     * The cluster's SLEDS state as its last step saw it; before its first step (no class, or
+     * the loop not run yet), its classes without measurements and no streams.
+     */
+    public BalancingViews.SledsView view(String clusterId) {
+        BalancingViews.SledsView v = lastStep.get(clusterId);
+        if (v != null) {
+            return v;
+        }
+        return new BalancingViews.SledsView(clusterId, null, policies.sledsClasses(clusterId).stream()
+                .map(c -> new BalancingViews.SledsView.ClassView(c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
+                        c.demandBoundBytesPerSecond(), null, null, 0)).toList(), List.of(), List.of());
+    }
+
+    private BalancingViews.SledsView view(String clusterId, List<ServiceClass> classes, List<StreamSample> samples, Map<String, Stream> byId,
+                                          SledsController.Decision d) {
+        List<BalancingViews.SledsView.ClassView> classViews = new ArrayList<>();
+        for (ServiceClass c : classes) {
+            Double latency = d.classLatencyMs().get(c.id());
+            classViews.add(new BalancingViews.SledsView.ClassView(c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
+                    c.demandBoundBytesPerSecond(), latency, latency == null ? null : !d.classesMissingSlo().contains(c.id()),
+                    (int) samples.stream().filter(s -> s.classId().equals(c.id())).count()));
+        }
+        List<BalancingViews.SledsView.StreamView> streamViews = new ArrayList<>();
+        for (StreamSample s : samples) {
+            Stream st = byId.get(s.streamId());
+            LeakyBucketLimit l = d.limits().get(s.streamId());
+            boolean throttled = l != null && l.throttled();
+            streamViews.add(new BalancingViews.SledsView.StreamView(st.host(), st.vm(), st.vmName(), st.diskKey(), s.classId(), s.iops(),
+                    s.bytesPerSecond(), s.meanLatencyMs(), throttled && Double.isFinite(l.iopsLimit()) ? l.iopsLimit() : null,
+                    throttled && Double.isFinite(l.bytesPerSecondLimit()) ? l.bytesPerSecondLimit() : null));
+        }
+        return new BalancingViews.SledsView(clusterId, clock.instant().toString(), classViews, streamViews, d.actions());
     }
 }

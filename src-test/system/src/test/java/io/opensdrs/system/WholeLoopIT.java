@@ -190,4 +190,112 @@ class WholeLoopIT {
         // stale (seen at a quarter-period read), the claim then settles in period/4
         assertThat(took).isLessThanOrEqualTo(3 * period);
     }
+
+    /** The testbed's statistics windows of the next {@code wall} of wall time. */
+    private static List<PacedWorld.WindowReport> windowsOf(Duration wall) throws InterruptedException {
+        List<PacedWorld.WindowReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Consumer<PacedWorld.WindowReport> l = reports::add;
+        loop.world().addWindowListener(l);
+        Thread.sleep(wall.toMillis());
+        loop.world().removeWindowListener(l);
+        return reports;
+    }
+
+    /** {IOPS, IO-weighted mean latency in ms} of a disk ("silver-web2/data") over the windows, as the testbed measured it. */
+    private static double[] measured(List<PacedWorld.WindowReport> reports, String disk) {
+        double ios = 0;
+        double seconds = 0;
+        double latency = 0;
+        for (PacedWorld.WindowReport r : reports) {
+            for (io.opensdrs.testbed.stats.DiskWindow w : r.disks()) {
+                if (w.disk().equals(disk)) {
+                    ios += w.ios();
+                    seconds += w.seconds();
+                    latency += w.ios() * w.meanLatencyMs();
+                }
+            }
+        }
+        assertThat(seconds).as("windows of " + disk).isPositive();
+        return new double[] {ios / seconds, ios == 0 ? 0 : latency / ios};
+    }
+
+    /**
+     * SLEDS on the whole loop (SPEC §3.5, SLEDS §6.3's Fig. 5 in miniature): on silver-10k1, a
+     * single 10k spindle, silver-web2 is a transaction class whose delivery bound (1 ms) no disk
+     * can meet, silver-oltp1 and silver-oltp5 (8 outstanding 8-KiB IOs, 70 % reads) a bulk class
+     * with a demand bound of 5 IOPS. The server's controller tightens the bulk streams down to
+     * their demand bound, their hosts' agents pass the limits to the testbed's IO path, and the
+     * testbed measures each at its limit — reads and writes together, not 10 of each — while
+     * web2's response time falls. Removing the classes lifts the limits.
+     */
+    @Test
+    @Order(5)
+    void sledsClassesThrottleTheBulkStreamsToTheirDemandBoundAndLiftWhenRemoved() throws Exception {
+        ServerApi api = loop.api();
+        String cluster = SystemLoops.clusterId(loop, "silver");
+        String settingsPath = "/api/v1/clusters/" + cluster + "/settings";
+        String sledsPath = "/api/v1/clusters/" + cluster + "/sleds";
+        double[] oltpBefore = measured(windowsOf(Duration.ofSeconds(6)), "silver-oltp1/data");
+        double[] webBefore = measured(windowsOf(Duration.ofSeconds(6)), "silver-web2/data");
+        SystemLoops.say(String.format("unthrottled: silver-oltp1 %.1f IOPS, silver-web2 %.1f ms", oltpBefore[0], webBefore[1]));
+
+        Map<String, Object> settings = new java.util.LinkedHashMap<String, Object>(
+                new com.fasterxml.jackson.databind.ObjectMapper().convertValue(api.get(settingsPath), Map.class));
+        Map<String, Object> original = new java.util.LinkedHashMap<>(settings);
+        settings.put("serviceClasses", List.of(
+                Map.of("id", "tp", "deliveryBoundMs", 1, "demandBoundIops", 10_000, "demandBoundBytesPerSecond", 1e9),
+                Map.of("id", "bulk", "deliveryBoundMs", 10_000, "demandBoundIops", 5, "demandBoundBytesPerSecond", 1e9)));
+        settings.put("vmOverrides", List.of(
+                Map.of("vmId", SystemLoops.vmId(loop, "silver-web2"), "behavior", "default", "serviceClass", "tp"),
+                Map.of("vmId", SystemLoops.vmId(loop, "silver-oltp1"), "behavior", "default", "serviceClass", "bulk"),
+                Map.of("vmId", SystemLoops.vmId(loop, "silver-oltp5"), "behavior", "default", "serviceClass", "bulk")));
+        api.put(settingsPath, settings);
+        JsonNode[] sleds = {null};
+        try {
+            SystemLoops.await("both bulk streams limited to their demand bound", Duration.ofSeconds(90), () -> {
+                sleds[0] = api.get(sledsPath);
+                int atBound = 0;
+                for (JsonNode st : sleds[0].path("streams")) {
+                    if (st.path("classId").asText().equals("bulk") && st.path("iopsLimit").asDouble(-1) == 5) {
+                        atBound++;
+                    }
+                }
+                return atBound == 2;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; SLEDS now " + sleds[0], e);
+        }
+        SystemLoops.say("SLEDS: " + sleds[0]);
+        JsonNode tp = null;
+        for (JsonNode c : sleds[0].path("classes")) {
+            if (c.path("id").asText().equals("tp")) {
+                tp = c;
+            }
+        }
+        assertThat(tp).isNotNull();
+        assertThat(tp.path("meetsSlo").asBoolean(true)).as("tp misses its 1-ms bound").isFalse();
+        assertThat(tp.path("latencyMs").asDouble()).isGreaterThan(1);
+        // tp still misses: the step holds a bulk stream back, at the floor now
+        assertThat(sleds[0].path("actions").toString()).contains("tighten esx3/");
+        // the limits reach the testbed through the agents of esx3 (oltp1, oltp5) and the statistics window then under way ends
+        Thread.sleep(2000);
+        List<PacedWorld.WindowReport> throttled = windowsOf(Duration.ofSeconds(8));
+        double[] oltp = measured(throttled, "silver-oltp1/data");
+        double[] oltp5 = measured(throttled, "silver-oltp5/data");
+        double[] web = measured(throttled, "silver-web2/data");
+        SystemLoops.say(String.format("throttled to 5 IOPS: silver-oltp1 %.1f IOPS, silver-oltp5 %.1f IOPS; silver-web2 %.1f ms"
+                + " (was %.1f)", oltp[0], oltp5[0], web[1], webBefore[1]));
+        // reads and writes together: per-direction buckets of 5 would let this 70 %-read stream through at ~7 IOPS
+        assertThat(oltp[0]).isBetween(4.0, 5.75);
+        assertThat(oltp5[0]).isBetween(4.0, 5.75);
+        assertThat(web[1]).as("silver-web2's response time with the bulk streams held back").isLessThan(0.8 * webBefore[1]);
+
+        api.put(settingsPath, original);
+        SystemLoops.await("no SLEDS class left in silver", Duration.ofSeconds(30), () -> api.get(sledsPath).path("streams").isEmpty()
+                && api.get(sledsPath).path("classes").isEmpty());
+        Thread.sleep(2000);
+        double[] lifted = measured(windowsOf(Duration.ofSeconds(6)), "silver-oltp1/data");
+        SystemLoops.say(String.format("classes removed: silver-oltp1 %.1f IOPS", lifted[0]));
+        assertThat(lifted[0]).as("the limit lifted on the testbed's IO path").isGreaterThan(20);
+    }
 }
