@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -39,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
  * bytes/s and mean latency from the shortest statistics window, the freshest the server has — and
  * {@link SledsController#step} turns samples and current limits into new limits; a host's agent
- * gets its streams' limits (ThrottleLimits, generation monotonic) when they change — an empty list
+ * gets its streams' limits (ThrottleLimits, generation monotonic) when they change, and again every
+ * {@code sdrs.balancing.sleds-refresh} [PT30S] (an agent that restarted has none) — an empty list
  * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
  * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
  * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows.
@@ -57,15 +59,19 @@ public class SledsControlLoop {
     private final Clock clock;
     private final SledsController controller = new SledsController();
     private final Map<String, LeakyBucketLimit> limits = new HashMap<>();
-    /** host name → the throttled streams' limits last delivered to its agents. */
+    /** host name → the throttled streams' limits last delivered to its agents, and when (clock ms). */
     private final Map<String, Map<String, LeakyBucketLimit>> delivered = new HashMap<>();
+    private final Map<String, Long> deliveredAtMs = new HashMap<>();
+    private final long refreshMs;
     /** cluster → its last step. */
     private final Map<String, BalancingViews.SledsView> lastStep = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
     private final Timer stepTimer;
 
     public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, WorkloadPercentiles percentiles,
-                            AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters) {
+                            AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters,
+                            @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh) {
+        this.refreshMs = refresh.toMillis();
         // its count is the loop's heartbeat: SLEDS §4.2's controller must step every second, whatever else the server does
         this.stepTimer = Timer.builder("sdrs.run.duration").tag("run", "sleds").register(meters);
         this.policies = policies;
@@ -141,7 +147,9 @@ public class SledsControlLoop {
         Map<String, List<LeakyBucketLimit>> sent = new LinkedHashMap<>();
         for (String host : hosts) {
             Map<String, LeakyBucketLimit> hostLimits = throttledPerHost.getOrDefault(host, Map.of());
-            if (hostLimits.equals(delivered.getOrDefault(host, Map.of()))) {
+            // unchanged limits go again every refresh: an agent that restarted meanwhile lost them with its process
+            if (hostLimits.equals(delivered.getOrDefault(host, Map.of()))
+                    && clock.millis() - deliveredAtMs.getOrDefault(host, Long.MIN_VALUE / 2) < refreshMs) {
                 continue;
             }
             ThrottleLimits.Builder t = ThrottleLimits.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
@@ -156,8 +164,10 @@ public class SledsControlLoop {
             if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
                 if (hostLimits.isEmpty()) {
                     delivered.remove(host);
+                    deliveredAtMs.remove(host);
                 } else {
                     delivered.put(host, hostLimits);
+                    deliveredAtMs.put(host, clock.millis());
                 }
                 sent.put(host, new ArrayList<>(hostLimits.values()));
             }

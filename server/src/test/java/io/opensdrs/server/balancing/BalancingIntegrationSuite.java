@@ -1375,4 +1375,85 @@ abstract class BalancingIntegrationSuite {
         call(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", Map.of("enter", false), 200);
         call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
     }
+
+    // ------------------------------------------------------------------ SLEDS limits on the agents' sessions
+
+    /** A 20-s window of one disk as an agent reports it: {@code iops} of 8-KiB IOs, 70 % reads, at {@code latencyMs}. */
+    static io.opensdrs.shared.agent.v1.DiskWindowStats window(String vm, int diskKey, long startMs, double iops, double latencyMs) {
+        long ios = Math.round(iops * 20);
+        long reads = Math.round(ios * 0.7);
+        return io.opensdrs.shared.agent.v1.DiskWindowStats.newBuilder().setVm(vm).setDiskKey(diskKey)
+                .setDiskFile("[ds-a] " + vm + "/disk" + diskKey + ".vmdk").setDatastore("ds-a").setWindowStartMs(startMs).setWindowSeconds(20)
+                .setIoCount(ios).setReads(reads).setWrites(ios - reads).setBytesRead(reads * 8192).setBytesWritten((ios - reads) * 8192)
+                .setMeanOutstandingIos(iops * latencyMs / 1000).setMeanLatencyMs(latencyMs).setMeanIoSizeKb(8).setReadShare(0.7)
+                .setRandomness(1).build();
+    }
+
+    /**
+     * The SLEDS loop's messages to a host's agent: db (vm-32) in a transaction class missing its
+     * 10-ms bound, web (vm-31, on esx1) in a bulk class at 500 IOPS a disk, over its 100-IOPS
+     * demand bound → esx1's agent gets ThrottleLimits holding each of web's disks to 400 IOPS (one
+     * 20 % step) on the whole-rate dimensions, the per-direction ones left unlimited; an agent
+     * that reconnects (a restarted agent has no limits) gets the unchanged limits again within
+     * {@code sleds-refresh}; the classes removed, an empty ThrottleLimits lifts them.
+     */
+    @Test
+    @Order(17)
+    void sledsLimitsReachTheHostsAgentAsAWholeRateAgainAfterAReconnectAndLiftWhenTheClassesGo() throws Exception {
+        syncCrowded("sl1");
+        String agentId = "agent-" + UUID.randomUUID();
+        String token = call(HttpMethod.POST, "/api/v1/agents", Map.of("agentId", agentId), 201).get("token").asText();
+        Map<String, Object> s = settings("manual");
+        s.put("serviceClasses", List.of(
+                Map.of("id", "tp", "deliveryBoundMs", 10, "demandBoundIops", 10_000, "demandBoundBytesPerSecond", 1e9),
+                Map.of("id", "bulk", "deliveryBoundMs", 1000, "demandBoundIops", 100, "demandBoundBytesPerSecond", 1e9)));
+        s.put("vmOverrides", List.of(Map.of("vmId", "vm-31", "behavior", "default", "serviceClass", "bulk"),
+                Map.of("vmId", "vm-32", "behavior", "default", "serviceClass", "tp")));
+        try (SimulatedAgent a = new SimulatedAgent("localhost", grpc.port(), token)) {
+            assertThat(a.register(agentId, "esx1", List.of("ds-a", "ds-b")).getAccepted()).isTrue();
+            SimulatedAgent.Session session = a.openSession();
+            long start = clock.millis() - 120_000;
+            for (int w = 0; w < 6; w++) {
+                long at = start + w * 20_000L;
+                session.send(AgentMessage.newBuilder().setSeq(w + 1).setDiskStats(io.opensdrs.shared.agent.v1.DiskStatsBatch.newBuilder()
+                        .setHost("esx1").addSamples(window("vm-31", 2000, at, 500, 5)).addSamples(window("vm-31", 2001, at, 500, 5))
+                        .addSamples(window("vm-32", 2000, at, 50, 40))).build());
+                assertThat(next(session, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
+            }
+            call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+
+            ServerMessage limits = next(session, ServerMessage::hasThrottleLimits);
+            assertThat(limits).as("ThrottleLimits on esx1's agent").isNotNull();
+            assertThat(limits.getThrottleLimits().getLimitsList()).hasSize(2).allSatisfy(l -> {
+                assertThat(l.getStream().getHost()).isEqualTo("esx1");
+                assertThat(l.getStream().getVm()).isEqualTo("vm-31");
+                assertThat(l.getIops()).isCloseTo(400, org.assertj.core.data.Offset.offset(1e-6));
+                assertThat(l.getReadIops() + l.getWriteIops() + l.getReadBytesPerS() + l.getWriteBytesPerS()).isZero();
+            });
+            JsonNode sleds = call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200);
+            assertThat(sleds.toString()).contains("\"id\":\"tp\"", "\"meetsSlo\":false", "over its demand bound");
+            assertThat(sleds.get("streams")).hasSize(3);
+            call(HttpMethod.GET, "/api/v1/clusters/group-nope/sleds", null, 404);
+            session.complete();
+
+            // the agent reconnects: nothing changed, and within the refresh the limits come again
+            SimulatedAgent.Session again = a.openSession();
+            again.send(AgentMessage.newBuilder().setSeq(7).setDiskStats(io.opensdrs.shared.agent.v1.DiskStatsBatch.newBuilder()
+                    .setHost("esx1").addSamples(window("vm-31", 2000, start + 120_000, 400, 5))).build());
+            assertThat(next(again, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
+            clock.advance(Duration.ofSeconds(31));
+            ServerMessage resent = next(again, ServerMessage::hasThrottleLimits);
+            assertThat(resent).as("the limits sent again after sleds-refresh").isNotNull();
+            assertThat(resent.getThrottleLimits().getLimitsCount()).isEqualTo(2);
+            assertThat(resent.getThrottleLimits().getGeneration()).isGreaterThan(limits.getThrottleLimits().getGeneration());
+
+            s.put("serviceClasses", List.of());
+            s.put("vmOverrides", List.of());
+            call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+            ServerMessage lifted = next(again, m -> m.hasThrottleLimits() && m.getThrottleLimits().getLimitsCount() == 0);
+            assertThat(lifted).as("an empty ThrottleLimits once no class is left").isNotNull();
+            assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).get("classes")).isEmpty();
+            again.complete();
+        }
+    }
 }
