@@ -849,13 +849,19 @@ abstract class BalancingIntegrationSuite {
                 + " WHERE r.cluster_moid = 'group-p1' AND r.state = 'PENDING' AND e.reason_code = ?", Long.class, reasonCode);
     }
 
+    /** The crowded pod synced at {@code version}, manual: a run's recommendations, pending (at least one). */
+    List<Long> manualRun(String version) throws Exception {
+        syncCrowded(version);
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
+        List<Long> recs = ids(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200).get("recommendationIds"));
+        assertThat(recs).isNotEmpty();
+        return recs;
+    }
+
     @Test
     @Order(7)
     void storageDrsTurnedOffWithdrawsWhatItProposedAndAnEvacuationWaitsUntilItIsOn() throws Exception {
-        syncCrowded("off1");
-        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
-        List<Long> proposed = ids(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200).get("recommendationIds"));
-        assertThat(proposed).isNotEmpty();
+        List<Long> proposed = manualRun("off1");
         // an administrator's own recommendation is not Storage DRS's: it stays
         long own = call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "balanceDatastoreSpaceUsage",
                 "moves", List.of(Map.of("vmId", "vm-32", "destinationDatastoreId", "datastore-12"))), 201).get("id").asLong();
@@ -1319,10 +1325,7 @@ abstract class BalancingIntegrationSuite {
     @Test
     @Order(16)
     void aRunThatFailsWhileRecordingItsPlanLeavesNoneOfIt() throws Exception {
-        syncCrowded("tx1");
-        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings("manual"), 200);
-        List<Long> pending = ids(call(HttpMethod.POST, "/api/v1/clusters/group-p1/run", null, 200).get("recommendationIds"));
-        assertThat(pending).isNotEmpty();
+        List<Long> pending = manualRun("tx1");
         Map<String, Long> before = records();
         refuseExplanationsAfter(lastRun(), null);
         try {

@@ -10,31 +10,54 @@ import io.opensdrs.shared.agent.v1.StreamLimit;
  * part of the latency the VM sees. A rate of 0 leaves that dimension unlimited.
  */
 public final class TokenBucketThrottle {
-    private final double readIops;
-    private final double writeIops;
-    private final double readBytesPerS;
-    private final double writeBytesPerS;
-    private final double iops;
-    private final double bytesPerS;
-    private final double burstSeconds;
-    // Time (ms) at which each bucket is next empty-equivalent: a virtual-finish-time form of
-    // the token bucket, so that admission is O(1) without a refill timer.
-    private double readIoReadyAt = Double.NEGATIVE_INFINITY;
-    private double writeIoReadyAt = Double.NEGATIVE_INFINITY;
-    private double readByteReadyAt = Double.NEGATIVE_INFINITY;
-    private double writeByteReadyAt = Double.NEGATIVE_INFINITY;
-    private double ioReadyAt = Double.NEGATIVE_INFINITY;
-    private double byteReadyAt = Double.NEGATIVE_INFINITY;
+
+    /**
+     * One bucket, in the virtual-finish-time form (GCRA): the time (ms) at which it is next
+     * empty-equivalent, so that admission is O(1) without a refill timer. A rate of 0 is unlimited.
+     */
+    private static final class Bucket {
+        private final double ratePerS;
+        private final double depthMs;
+        private double readyAt = Double.NEGATIVE_INFINITY;
+
+        Bucket(double ratePerS, double burstSeconds) {
+            this.ratePerS = ratePerS;
+            this.depthMs = burstSeconds * 1000.0;
+        }
+
+        /** Takes {@code units} (IOs or bytes) at {@code now}; returns when they may pass. */
+        double take(double now, double units) {
+            if (ratePerS <= 0) {
+                return now;
+            }
+            double costMs = units * 1000.0 / ratePerS;
+            double next = Math.max(readyAt, now) + costMs;
+            readyAt = next;
+            // an idle bucket holds depthMs of credit: IOs pass at once until it is used up
+            return Math.max(now, next - Math.max(depthMs, costMs));
+        }
+
+        boolean unlimited() {
+            return ratePerS <= 0;
+        }
+    }
+
+    private final Bucket readIops;
+    private final Bucket writeIops;
+    private final Bucket readBytes;
+    private final Bucket writeBytes;
+    private final Bucket iops;
+    private final Bucket bytes;
 
     private TokenBucketThrottle(double readIops, double writeIops, double readBytesPerS, double writeBytesPerS, double iops,
                                 double bytesPerS, double burstSeconds) {
-        this.readIops = readIops;
-        this.writeIops = writeIops;
-        this.readBytesPerS = readBytesPerS;
-        this.writeBytesPerS = writeBytesPerS;
-        this.iops = iops;
-        this.bytesPerS = bytesPerS;
-        this.burstSeconds = burstSeconds <= 0 ? 1.0 : burstSeconds;
+        double burst = burstSeconds <= 0 ? 1.0 : burstSeconds;
+        this.readIops = new Bucket(readIops, burst);
+        this.writeIops = new Bucket(writeIops, burst);
+        this.readBytes = new Bucket(readBytesPerS, burst);
+        this.writeBytes = new Bucket(writeBytesPerS, burst);
+        this.iops = new Bucket(iops, burst);
+        this.bytes = new Bucket(bytesPerS, burst);
     }
 
     /** The throttle a stream's limit asks for, the agent's dimensions each a bucket. */
@@ -54,55 +77,15 @@ public final class TokenBucketThrottle {
     }
 
     public boolean isUnlimited() {
-        return readIops == 0 && writeIops == 0 && readBytesPerS == 0 && writeBytesPerS == 0 && iops == 0 && bytesPerS == 0;
+        return readIops.unlimited() && writeIops.unlimited() && readBytes.unlimited() && writeBytes.unlimited() && iops.unlimited()
+                && bytes.unlimited();
     }
 
-    /** Reserves an IO of {@code bytes} at {@code now} (ms); returns when it may enter the device. */
-    public double admit(double now, int bytes, boolean read) {
-        double at = now;
-        if (read) {
-            if (readIops > 0) {
-                double[] r = take(readIoReadyAt, now, 1000.0 / readIops);
-                readIoReadyAt = r[1];
-                at = Math.max(at, r[0]);
-            }
-            if (readBytesPerS > 0) {
-                double[] r = take(readByteReadyAt, now, bytes * 1000.0 / readBytesPerS);
-                readByteReadyAt = r[1];
-                at = Math.max(at, r[0]);
-            }
-        } else {
-            if (writeIops > 0) {
-                double[] r = take(writeIoReadyAt, now, 1000.0 / writeIops);
-                writeIoReadyAt = r[1];
-                at = Math.max(at, r[0]);
-            }
-            if (writeBytesPerS > 0) {
-                double[] r = take(writeByteReadyAt, now, bytes * 1000.0 / writeBytesPerS);
-                writeByteReadyAt = r[1];
-                at = Math.max(at, r[0]);
-            }
-        }
-        if (iops > 0) {
-            double[] r = take(ioReadyAt, now, 1000.0 / iops);
-            ioReadyAt = r[1];
-            at = Math.max(at, r[0]);
-        }
-        if (bytesPerS > 0) {
-            double[] r = take(byteReadyAt, now, bytes * 1000.0 / bytesPerS);
-            byteReadyAt = r[1];
-            at = Math.max(at, r[0]);
-        }
-        return at;
-    }
-
-    /** GCRA: a bucket of depth burstSeconds; returns {admission time, new bucket time}. */
-    private double[] take(double bucketAt, double now, double costMs) {
-        double depthMs = burstSeconds * 1000.0;
-        double tat = Math.max(bucketAt, now);
-        double next = tat + costMs;
-        // An idle bucket holds depthMs of credit: IOs pass at once until it is used up.
-        double admitAt = Math.max(now, next - Math.max(depthMs, costMs));
-        return new double[]{admitAt, next};
+    /** Reserves an IO of {@code size} bytes at {@code now} (ms); returns when it may enter the device. */
+    public double admit(double now, int size, boolean read) {
+        double at = Math.max(now, (read ? readIops : writeIops).take(now, 1));
+        at = Math.max(at, (read ? readBytes : writeBytes).take(now, size));
+        at = Math.max(at, iops.take(now, 1));
+        return Math.max(at, bytes.take(now, size));
     }
 }
