@@ -97,9 +97,15 @@ public class SledsControlLoop {
     /** One controller step over every cluster; answers host → limits sent. */
     public synchronized Map<String, List<LeakyBucketLimit>> step() {
         Map<String, String> vmClass = policies.vmServiceClasses();
+        if (vmClass.isEmpty() && delivered.isEmpty()) {
+            // no VM in a class and nothing to lift: SLEDS is not in use, nothing to read each second
+            lastStep.clear();
+            return Map.of();
+        }
         Duration shortest = percentiles.windows().stream().min(Duration::compareTo).orElseThrow();
         Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
         Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
+        Map<String, Stream> byId = new HashMap<>();
         Set<String> clusters = new HashSet<>();
         for (String cluster : assembler.clusterIds()) {
             clusters.add(cluster);
@@ -114,7 +120,6 @@ public class SledsControlLoop {
                     (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
                             rs.getString(3), rs.getInt(4), vmClass.get(rs.getString(2))), cluster);
             List<StreamSample> samples = new ArrayList<>();
-            Map<String, Stream> byId = new HashMap<>();
             for (Stream s : streams) {
                 if (s.classId() == null || classes.stream().noneMatch(c -> c.id().equals(s.classId()))) {
                     continue;
@@ -154,11 +159,10 @@ public class SledsControlLoop {
             }
             ThrottleLimits.Builder t = ThrottleLimits.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
             for (LeakyBucketLimit l : hostLimits.values()) {
-                String[] stream = l.streamId().split("/");
+                Stream s = byId.get(l.streamId());
                 // the controller's bucket counts reads and writes together: the agent's whole-rate dimensions, not its
                 // per-direction ones, which would let a mixed stream through at up to twice the limit
-                t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(stream[0]).setVm(stream[1])
-                                .setDiskKey(Integer.parseInt(stream[2])))
+                t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(s.host()).setVm(s.vm()).setDiskKey(s.diskKey()))
                         .setIops(finiteOrZero(l.iopsLimit())).setBytesPerS(finiteOrZero(l.bytesPerSecondLimit())).setBurstSeconds(l.burstSeconds()));
             }
             if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
