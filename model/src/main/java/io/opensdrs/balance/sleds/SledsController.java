@@ -19,10 +19,17 @@ import java.util.Map;
  *       first those over their class's demand bound (those whose own latency objective is met
  *       first of all), and only if there are none, the one stream of a class with the most
  *       latency headroom, as long as that class keeps a margin under its bound.</li>
- *   <li>If every class meets its SLO: relax throttled limits gradually; a limit well above
- *       what the stream uses is removed.</li>
+ *   <li>Throttled streams that compete with no stream missing its SLO are relaxed gradually —
+ *       all of them when every class meets its SLO; a limit well above what the stream uses is
+ *       removed.</li>
  * </ol>
- * An over-demand stream is never tightened below its demand bound (the SLO promises it that
+ * <b>Competing</b> (SLEDS §3, "throttling a stream that shares no resources with an
+ * underperforming client has no beneficial effect"): a stream competes when it shares a
+ * resource ({@link StreamSample#resources()}, a disk's datastore) with a stream of a class that
+ * misses its SLO whose own response time is over that class's bound — the class's mean can miss
+ * because of one datastore while its streams elsewhere are fast. Streams whose resources are not
+ * known compete with all.
+ * <p>An over-demand stream is never tightened below its demand bound (the SLO promises it that
  * much); others not below {@link #minimumIops} IOs per second, nor below the bytes per second
  * those IOs carry at the stream's mean IO size.
  */
@@ -83,56 +90,47 @@ public final class SledsController {
         for (StreamSample s : samples) {
             next.put(s.streamId(), current.getOrDefault(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId())));
         }
+        List<StreamSample> suffering = samples.stream()
+                .filter(s -> missing.contains(s.classId()) && s.meanLatencyMs() > byId.get(s.classId()).deliveryBoundMs())
+                .toList();
+        List<StreamSample> competing = new ArrayList<>();
         List<String> actions = new ArrayList<>();
-        if (!missing.isEmpty()) {
-            for (StreamSample s : samples) {
-                if (missing.contains(s.classId()) && next.get(s.streamId()).throttled()) {
+        for (StreamSample s : samples) {
+            LeakyBucketLimit l = next.get(s.streamId());
+            if (missing.contains(s.classId())) {
+                if (l.throttled()) {
                     next.put(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
                     actions.add("relax " + s.streamId() + " (class " + s.classId() + " misses its SLO)");
                 }
+            } else if (suffering.stream().anyMatch(s::competesWith)) {
+                competing.add(s);
+            } else if (l.throttled()) {
+                relax(next, s, l, actions);
             }
-            List<StreamSample> overDemand = new ArrayList<>();
-            for (StreamSample s : samples) {
+        }
+        List<StreamSample> overDemand = new ArrayList<>();
+        for (StreamSample s : competing) {
+            ServiceClass c = byId.get(s.classId());
+            if (s.iops() > c.demandBoundIops() || s.bytesPerSecond() > c.demandBoundBytesPerSecond()) {
+                overDemand.add(s);
+            }
+        }
+        if (!overDemand.isEmpty()) {
+            for (StreamSample s : overDemand) {
                 ServiceClass c = byId.get(s.classId());
-                if (!missing.contains(s.classId())
-                        && (s.iops() > c.demandBoundIops() || s.bytesPerSecond() > c.demandBoundBytesPerSecond())) {
-                    overDemand.add(s);
-                }
-            }
-            if (!overDemand.isEmpty()) {
-                for (StreamSample s : overDemand) {
-                    ServiceClass c = byId.get(s.classId());
-                    double iops = Math.max(c.demandBoundIops(), s.iops() * (1 - tightenStep));
-                    double bytes = Math.max(c.demandBoundBytesPerSecond(), s.bytesPerSecond() * (1 - tightenStep));
-                    tighten(next, s, iops, bytes, actions, "over its demand bound");
-                }
-            } else {
-                // Moderate-demand streams: the one whose class has the most headroom, if it keeps a margin.
-                samples.stream()
-                        .filter(s -> !missing.contains(s.classId()))
-                        .filter(s -> latency.get(s.classId()) < headroomMargin * byId.get(s.classId()).deliveryBoundMs())
-                        .min(Comparator.comparingDouble((StreamSample s) -> latency.get(s.classId()) / byId.get(s.classId()).deliveryBoundMs())
-                                .thenComparing(s -> -s.iops()))
-                        .ifPresent(s -> tighten(next, s, Math.max(minimumIops, s.iops() * (1 - tightenStep)),
-                                Math.max(minimumIops * meanIoBytes(s), s.bytesPerSecond() * (1 - tightenStep)), actions,
-                                "its class has the most headroom"));
+                double iops = Math.max(c.demandBoundIops(), s.iops() * (1 - tightenStep));
+                double bytes = Math.max(c.demandBoundBytesPerSecond(), s.bytesPerSecond() * (1 - tightenStep));
+                tighten(next, s, iops, bytes, actions, "over its demand bound", suffering);
             }
         } else {
-            for (StreamSample s : samples) {
-                LeakyBucketLimit l = next.get(s.streamId());
-                if (!l.throttled()) {
-                    continue;
-                }
-                double iops = l.iopsLimit() * (1 + relaxStep);
-                double bytes = l.bytesPerSecondLimit() * (1 + relaxStep);
-                if (iops > 2 * Math.max(s.iops(), minimumIops) && bytes > 2 * Math.max(s.bytesPerSecond(), 1)) {
-                    next.put(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
-                    actions.add("unthrottle " + s.streamId());
-                } else {
-                    next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), iops, bytes, burstSeconds));
-                    actions.add(String.format(Locale.ROOT, "relax %s to %.0f IOPS", s.streamId(), iops));
-                }
-            }
+            // Moderate-demand streams: the one whose class has the most headroom, if it keeps a margin.
+            competing.stream()
+                    .filter(s -> latency.get(s.classId()) < headroomMargin * byId.get(s.classId()).deliveryBoundMs())
+                    .min(Comparator.comparingDouble((StreamSample s) -> latency.get(s.classId()) / byId.get(s.classId()).deliveryBoundMs())
+                            .thenComparing(s -> -s.iops()))
+                    .ifPresent(s -> tighten(next, s, Math.max(minimumIops, s.iops() * (1 - tightenStep)),
+                            Math.max(minimumIops * meanIoBytes(s), s.bytesPerSecond() * (1 - tightenStep)), actions,
+                            "its class has the most headroom", suffering));
         }
         return new Decision(next, actions, missing, Map.copyOf(latency));
     }
@@ -145,11 +143,38 @@ public final class SledsController {
         return s.iops() > 0 ? s.bytesPerSecond() / s.iops() : 0;
     }
 
-    private void tighten(Map<String, LeakyBucketLimit> next, StreamSample s, double iops, double bytes, List<String> actions, String why) {
+    private void relax(Map<String, LeakyBucketLimit> next, StreamSample s, LeakyBucketLimit l, List<String> actions) {
+        double iops = l.iopsLimit() * (1 + relaxStep);
+        double bytes = l.bytesPerSecondLimit() * (1 + relaxStep);
+        if (iops > 2 * Math.max(s.iops(), minimumIops) && bytes > 2 * Math.max(s.bytesPerSecond(), 1)) {
+            next.put(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
+            actions.add("unthrottle " + s.streamId());
+        } else {
+            next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), iops, bytes, burstSeconds));
+            actions.add(String.format(Locale.ROOT, "relax %s to %.0f IOPS", s.streamId(), iops));
+        }
+    }
+
+    private void tighten(Map<String, LeakyBucketLimit> next, StreamSample s, double iops, double bytes, List<String> actions, String why,
+                         List<StreamSample> suffering) {
         LeakyBucketLimit old = next.get(s.streamId());
         double newIops = Math.min(old.iopsLimit(), iops);
         double newBytes = Math.min(old.bytesPerSecondLimit(), bytes);
         next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), newIops, newBytes, burstSeconds));
-        actions.add(String.format(Locale.ROOT, "tighten %s to %.0f IOPS (%s)", s.streamId(), newIops, why));
+        actions.add(String.format(Locale.ROOT, "tighten %s to %.0f IOPS (%s; competes with %s)", s.streamId(), newIops, why,
+                competitionOf(s, suffering)));
+    }
+
+    /** The streams missing their SLO that {@code s} competes with, and where: "g1 on ds-a, g2". */
+    private static String competitionOf(StreamSample s, List<StreamSample> suffering) {
+        List<String> out = new ArrayList<>();
+        for (StreamSample o : suffering) {
+            if (!s.competesWith(o)) {
+                continue;
+            }
+            List<String> shared = o.resources().stream().filter(s.resources()::contains).sorted().toList();
+            out.add(shared.isEmpty() ? o.streamId() : o.streamId() + " on " + String.join(", ", shared));
+        }
+        return String.join("; ", out);
     }
 }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,5 +65,47 @@ class SledsControllerTest {
         List<StreamSample> goldLate = List.of(new StreamSample("g1", "gold", 100, 1e6, 30), new StreamSample("b1", "bronze", 100, 1e6, 5));
         d = new SledsController().step(List.of(GOLD, BRONZE), goldLate, limits);
         assertThat(d.limits().get("g1").throttled()).isFalse();
+    }
+    /**
+     * SLEDS §3: throttling a stream that shares no resource with the stream missing its SLO does
+     * not help it. gold's g1 is slow on ds-a (its g2 on ds-b is fast; the class's mean misses):
+     * the bronze hog on ds-a is tightened, the one on ds-b is not, and a limit left from an
+     * earlier step on ds-b is relaxed although gold still misses.
+     */
+    @Test
+    void onlyStreamsSharingADatastoreWithTheSlowStreamAreTightenedAndOthersRelax() {
+        List<StreamSample> samples = List.of(
+                new StreamSample("g1", "gold", 400, 4e6, 30, Set.of("ds-a")),
+                new StreamSample("g2", "gold", 400, 4e6, 2, Set.of("ds-b")),   // gold: 16 ms, misses 10
+                new StreamSample("hog-a", "bronze", 900, 9e6, 20, Set.of("ds-a")),
+                new StreamSample("hog-b", "bronze", 900, 9e6, 20, Set.of("ds-b")),
+                new StreamSample("old-b", "bronze", 100, 1e6, 20, Set.of("ds-b")));
+        Map<String, LeakyBucketLimit> limits = Map.of("old-b", new LeakyBucketLimit("old-b", 120, 1.2e6, 0.1));
+        SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, limits);
+        assertThat(d.classesMissingSlo()).containsExactly("gold");
+        assertThat(d.limits().get("hog-a").iopsLimit()).isEqualTo(720.0);
+        assertThat(d.limits().get("hog-b").throttled()).isFalse();
+        assertThat(d.limits().get("old-b").iopsLimit()).isCloseTo(132.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.actions()).contains("tighten hog-a to 720 IOPS (over its demand bound; competes with g1 on ds-a)");
+    }
+
+    /** Without an over-demand competitor, the headroom step picks among competitors only: b-b on ds-b is left alone. */
+    @Test
+    void theHeadroomStepLeavesStreamsOnOtherDatastoresAlone() {
+        List<StreamSample> samples = List.of(
+                new StreamSample("g1", "gold", 400, 4e6, 18, Set.of("ds-a")),
+                new StreamSample("b-a", "bronze", 150, 1e6, 5, Set.of("ds-a")),
+                new StreamSample("b-b", "bronze", 180, 1e6, 5, Set.of("ds-b")));
+        SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
+        assertThat(d.limits().get("b-a").iopsLimit()).isEqualTo(120.0);
+        assertThat(d.limits().get("b-b").throttled()).isFalse();
+    }
+
+    @Test
+    void aStreamWhoseResourcesAreUnknownCompetesWithAll() {
+        StreamSample known = new StreamSample("a", "gold", 1, 1, 1, Set.of("ds-a"));
+        assertThat(known.competesWith(new StreamSample("b", "gold", 1, 1, 1, Set.of("ds-b")))).isFalse();
+        assertThat(known.competesWith(new StreamSample("c", "gold", 1, 1, 1, Set.of("ds-b", "ds-a")))).isTrue();
+        assertThat(known.competesWith(new StreamSample("d", "gold", 1, 1, 1))).isTrue();
     }
 }

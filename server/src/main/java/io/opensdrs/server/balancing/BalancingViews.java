@@ -62,8 +62,9 @@ public final class BalancingViews {
                                 Double latencyMs, Boolean meetsSlo, int streams) {
         }
 
-        public record StreamView(String host, String vmId, String vmName, int diskKey, String classId, double iops,
-                                 double bytesPerSecond, double latencyMs, Double iopsLimit, Double bytesPerSecondLimit) {
+        public record StreamView(String host, String vmId, String vmName, int diskKey, String datastoreId, String datastoreName,
+                                 String classId, double iops, double bytesPerSecond, double latencyMs, Double iopsLimit,
+                                 Double bytesPerSecondLimit) {
         }
     }
 

@@ -4,8 +4,7 @@ import io.opensdrs.balance.sleds.LeakyBucketLimit;
 import io.opensdrs.balance.sleds.ServiceClass;
 import io.opensdrs.balance.sleds.SledsController;
 import io.opensdrs.balance.sleds.StreamSample;
-import io.opensdrs.server.stats.WindowPercentiles;
-import io.opensdrs.server.stats.WorkloadMetric;
+import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.ServerMessage;
 import io.opensdrs.shared.agent.v1.StreamId;
@@ -38,10 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The SLEDS controller loop (SPEC §3.5, SLEDS §4.2): every second, per cluster with service
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
- * bytes/s and mean latency from the shortest statistics window, the freshest the server has — and
- * {@link SledsController#step} turns samples and current limits into new limits; a host's agent
- * gets its streams' limits (ThrottleLimits, generation monotonic) when they change, and again every
- * {@code sdrs.balancing.sleds-refresh} [PT30S] (an agent that restarted has none) — an empty list
+ * bytes/s and mean latency of its newest statistics window ({@link NewestDiskWindows}; none
+ * received within {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the stream is left out) — and
+ * {@link SledsController#step} turns samples and current limits into new limits (a stream's resource
+ * is its disk's datastore: only streams on a datastore where a stream misses its SLO compete with
+ * it); a host's agent gets its streams' limits (ThrottleLimits, generation monotonic) when they
+ * change, and again every {@code sdrs.balancing.sleds-refresh} [PT30S] (an agent that restarted has none) — an empty list
  * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
  * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
  * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows.
@@ -53,7 +54,8 @@ public class SledsControlLoop {
 
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
-    private final WorkloadPercentiles percentiles;
+    private final NewestDiskWindows newest;
+    private final Duration sampleMaxAge;
     private final AgentDirectives directives;
     private final JdbcTemplate jdbc;
     private final Clock clock;
@@ -68,21 +70,24 @@ public class SledsControlLoop {
     private final AtomicLong generation = new AtomicLong();
     private final Timer stepTimer;
 
-    public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, WorkloadPercentiles percentiles,
+    public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, NewestDiskWindows newest,
                             AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters,
-                            @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh) {
+                            @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh,
+                            @Value("${sdrs.balancing.sleds-sample-max-age:PT1M}") Duration sampleMaxAge) {
+        this.sampleMaxAge = sampleMaxAge;
         this.refreshMs = refresh.toMillis();
         // its count is the loop's heartbeat: SLEDS §4.2's controller must step every second, whatever else the server does
         this.stepTimer = Timer.builder("sdrs.run.duration").tag("run", "sleds").register(meters);
         this.policies = policies;
         this.assembler = assembler;
-        this.percentiles = percentiles;
+        this.newest = newest;
         this.directives = directives;
         this.jdbc = jdbc;
         this.clock = clock;
     }
 
-    private record Stream(String id, String host, String vm, String vmName, int diskKey, String classId) {
+    private record Stream(String id, String host, String vm, String vmName, int diskKey, String datastoreId, String datastoreName,
+                          String classId) {
     }
 
     @Scheduled(fixedRateString = "${sdrs.balancing.sleds-interval:PT1S}")
@@ -102,7 +107,6 @@ public class SledsControlLoop {
             lastStep.clear();
             return Map.of();
         }
-        Duration shortest = percentiles.windows().stream().min(Duration::compareTo).orElseThrow();
         Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
         Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
         Map<String, Stream> byId = new HashMap<>();
@@ -114,23 +118,23 @@ public class SledsControlLoop {
                 lastStep.remove(cluster);
                 continue;
             }
-            List<Stream> streams = jdbc.query("SELECT h.name, v.moid, v.name, vd.disk_key FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
+            List<Stream> streams = jdbc.query("SELECT h.name, v.moid, v.name, vd.disk_key, d.moid, d.name FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
                             + " JOIN host h ON h.moid = v.host_moid JOIN datastore d ON d.moid = vd.datastore_moid WHERE d.cluster_moid = ?"
                             + " ORDER BY v.name, vd.disk_key",
                     (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
-                            rs.getString(3), rs.getInt(4), vmClass.get(rs.getString(2))), cluster);
+                            rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6), vmClass.get(rs.getString(2))), cluster);
             List<StreamSample> samples = new ArrayList<>();
             for (Stream s : streams) {
                 if (s.classId() == null || classes.stream().noneMatch(c -> c.id().equals(s.classId()))) {
                     continue;
                 }
-                Optional<WindowPercentiles> p = percentiles.disk(WorkloadPercentiles.diskId(s.vm(), s.diskKey()), shortest);
-                if (p.isEmpty() || p.get().samples() == 0) {
+                Optional<NewestDiskWindows.Window> w = newest.of(WorkloadPercentiles.diskId(s.vm(), s.diskKey()), sampleMaxAge);
+                if (w.isEmpty()) {
                     continue;
                 }
-                double iops = ClusterStateAssembler.median(p.get(), WorkloadMetric.IOPS);
-                double kb = ClusterStateAssembler.median(p.get(), WorkloadMetric.IO_SIZE_KB);
-                samples.add(new StreamSample(s.id(), s.classId(), iops, iops * kb * 1024, ClusterStateAssembler.median(p.get(), WorkloadMetric.LATENCY_MS)));
+                // a disk's stream competes for its datastore (SLEDS §3's interconnection pattern)
+                samples.add(new StreamSample(s.id(), s.classId(), w.get().iops(), w.get().bytesPerSecond(), w.get().meanLatencyMs(),
+                        Set.of(s.datastoreId())));
                 byId.put(s.id(), s);
             }
             SledsController.Decision d = samples.isEmpty() ? new SledsController.Decision(Map.of(), List.of(), List.of(), Map.of())
@@ -212,7 +216,8 @@ public class SledsControlLoop {
             Stream st = byId.get(s.streamId());
             LeakyBucketLimit l = d.limits().get(s.streamId());
             boolean throttled = l != null && l.throttled();
-            streamViews.add(new BalancingViews.SledsView.StreamView(st.host(), st.vm(), st.vmName(), st.diskKey(), s.classId(), s.iops(),
+            streamViews.add(new BalancingViews.SledsView.StreamView(st.host(), st.vm(), st.vmName(), st.diskKey(), st.datastoreId(),
+                    st.datastoreName(), s.classId(), s.iops(),
                     s.bytesPerSecond(), s.meanLatencyMs(), throttled && Double.isFinite(l.iopsLimit()) ? l.iopsLimit() : null,
                     throttled && Double.isFinite(l.bytesPerSecondLimit()) ? l.bytesPerSecondLimit() : null));
         }

@@ -3,6 +3,7 @@ package io.opensdrs.server.ingest;
 import io.opensdrs.server.metrics.IngestMetrics;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.PassiveObservations;
+import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.RawSampleStore;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.Ack;
@@ -34,18 +35,20 @@ public class AgentMessageIngestion {
     private final SequenceLedger ledger;
     private final RawSampleStore raw;
     private final WorkloadPercentiles percentiles;
+    private final NewestDiskWindows newest;
     private final DatastoreModels models;
     private final PassiveObservations observations;
     private final JdbcTemplate jdbc;
     private final IngestMetrics metrics;
 
     public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, RawSampleStore raw,
-                                 WorkloadPercentiles percentiles, DatastoreModels models,
+                                 WorkloadPercentiles percentiles, NewestDiskWindows newest, DatastoreModels models,
                                  PassiveObservations observations, JdbcTemplate jdbc, IngestMetrics metrics) {
         this.tx = tx;
         this.ledger = ledger;
         this.raw = raw;
         this.percentiles = percentiles;
+        this.newest = newest;
         this.models = models;
         this.observations = observations;
         this.jdbc = jdbc;
@@ -88,6 +91,7 @@ public class AgentMessageIngestion {
             case APPLIED:
                 if (m.hasDiskStats()) {
                     percentiles.record(m.getDiskStats());
+                    newest.record(m.getDiskStats());
                 }
                 metrics.message("accepted", samples);
                 return ack(m.getSeq(), AckStatus.ACCEPTED, "", m.getSeq());

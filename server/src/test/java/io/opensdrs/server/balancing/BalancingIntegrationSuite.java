@@ -1398,7 +1398,8 @@ abstract class BalancingIntegrationSuite {
      * demand bound → esx1's agent gets ThrottleLimits holding each of web's disks to 400 IOPS (one
      * 20 % step) on the whole-rate dimensions, the per-direction ones left unlimited; an agent
      * that reconnects (a restarted agent has no limits) gets the unchanged limits again within
-     * {@code sleds-refresh}; the classes removed, an empty ThrottleLimits lifts them.
+     * {@code sleds-refresh}, the disk whose newest window shows it at its limit tightened from there; the classes
+     * removed, an empty ThrottleLimits lifts them.
      */
     @Test
     @Order(17)
@@ -1435,19 +1436,35 @@ abstract class BalancingIntegrationSuite {
             });
             JsonNode sleds = call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200);
             assertThat(sleds.toString()).contains("\"id\":\"tp\"", "\"meetsSlo\":false", "over its demand bound");
-            assertThat(sleds.get("streams")).hasSize(3);
+            assertThat(sleds.get("streams")).hasSize(3).allSatisfy(st -> assertThat(st.get("datastoreName").asText()).isEqualTo("ds-a"));
+            // web's disks share ds-a with db's: they compete with it (SLEDS §3)
+            assertThat(sleds.get("actions").toString()).contains("competes with esx2/vm-32/2000 on datastore-11");
             call(HttpMethod.GET, "/api/v1/clusters/group-nope/sleds", null, 404);
             session.complete();
 
             // the agent reconnects: nothing changed, and within the refresh the limits come again
             SimulatedAgent.Session again = a.openSession();
             again.send(AgentMessage.newBuilder().setSeq(7).setDiskStats(io.opensdrs.shared.agent.v1.DiskStatsBatch.newBuilder()
-                    .setHost("esx1").addSamples(window("vm-31", 2000, start + 120_000, 400, 5))).build());
+                    .setHost("esx1").addSamples(window("vm-31", 2000, start + 120_000, 500, 5))).build());
             assertThat(next(again, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
             clock.advance(Duration.ofSeconds(31));
             ServerMessage resent = next(again, ServerMessage::hasThrottleLimits);
             assertThat(resent).as("the limits sent again after sleds-refresh").isNotNull();
-            assertThat(resent.getThrottleLimits().getLimitsCount()).isEqualTo(2);
+            assertThat(resent.getThrottleLimits().getLimitsList()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l.getIops()).isCloseTo(400, org.assertj.core.data.Offset.offset(1e-6)));
+
+            // the controller steps on each disk's newest window: web's disk 2000 now runs at its 400-IOPS limit and is
+            // tightened from there (the hour's median would still say 500); disk 2001 sent nothing new and keeps its limit
+            again.send(AgentMessage.newBuilder().setSeq(8).setDiskStats(io.opensdrs.shared.agent.v1.DiskStatsBatch.newBuilder()
+                    .setHost("esx1").addSamples(window("vm-31", 2000, start + 140_000, 400, 5))).build());
+            // (its ack is not awaited: the new limits may come before it)
+            ServerMessage tighter = next(again, m -> m.hasThrottleLimits() && m.getThrottleLimits().getLimitsList().stream()
+                    .anyMatch(l -> l.getIops() < 399));
+            assertThat(tighter).as("limits from the newest window").isNotNull();
+            Map<Integer, Double> byDisk = new java.util.HashMap<>();
+            tighter.getThrottleLimits().getLimitsList().forEach(l -> byDisk.put(l.getStream().getDiskKey(), l.getIops()));
+            assertThat(byDisk.get(2000)).isCloseTo(320, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(byDisk.get(2001)).isCloseTo(400, org.assertj.core.data.Offset.offset(1e-6));
             assertThat(resent.getThrottleLimits().getGeneration()).isGreaterThan(limits.getThrottleLimits().getGeneration());
 
             s.put("serviceClasses", List.of());

@@ -235,6 +235,10 @@ class WholeLoopIT {
         String cluster = SystemLoops.clusterId(loop, "silver");
         String settingsPath = "/api/v1/clusters/" + cluster + "/settings";
         String sledsPath = "/api/v1/clusters/" + cluster + "/sleds";
+        // the streams compete for one datastore: SLEDS tightens only streams sharing one with the stream that misses its SLO
+        for (String vm : List.of("silver-web2", "silver-oltp1", "silver-oltp5")) {
+            assertThat(loop.govc().diskFiles(vm).get(0)).as(vm + "'s disk in vCenter").startsWith("[silver-10k1]");
+        }
         double[] oltpBefore = measured(windowsOf(Duration.ofSeconds(6)), "silver-oltp1/data");
         double[] webBefore = measured(windowsOf(Duration.ofSeconds(6)), "silver-web2/data");
         SystemLoops.say(String.format("unthrottled: silver-oltp1 %.1f IOPS, silver-web2 %.1f ms", oltpBefore[0], webBefore[1]));

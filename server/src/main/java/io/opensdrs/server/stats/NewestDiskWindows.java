@@ -1,0 +1,53 @@
+package io.opensdrs.server.stats;
+
+import io.opensdrs.shared.agent.v1.DiskStatsBatch;
+import io.opensdrs.shared.agent.v1.DiskWindowStats;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each virtual disk's newest statistics window as the agents report it (one 20-s window, Pesto
+ * §5.2), for the SLEDS controller (SPEC §3.5): SLEDS §4.2 steps on periodic performance samples,
+ * and a percentile over the shortest percentile window (an hour) would show a throttled stream
+ * its old rate for most of that hour. Held in memory and fed only by batches as they are
+ * accepted — not by the replay after a restart, whose windows are old.
+ */
+@Component
+public class NewestDiskWindows {
+
+    /** A window's rates and when the server received it (its clock; agents' and testbeds' clocks may differ from it). */
+    public record Window(long windowStartMs, double iops, double bytesPerSecond, double meanLatencyMs, long receivedAtMs) {
+    }
+
+    private final ConcurrentHashMap<String, Window> newest = new ConcurrentHashMap<>();
+    private final Clock clock;
+
+    public NewestDiskWindows(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Keeps each disk's window with the latest start; an older window arriving late (from an agent's buffer) does not replace it. */
+    public void record(DiskStatsBatch batch) {
+        long now = clock.millis();
+        for (DiskWindowStats s : batch.getSamplesList()) {
+            if (s.getWindowSeconds() == 0) {
+                continue;
+            }
+            double seconds = s.getWindowSeconds();
+            Window w = new Window(s.getWindowStartMs(), s.getIoCount() / seconds, (s.getBytesRead() + s.getBytesWritten()) / seconds,
+                    s.getMeanLatencyMs(), now);
+            newest.merge(WorkloadPercentiles.diskId(s.getVm(), s.getDiskKey()), w,
+                    (old, fresh) -> fresh.windowStartMs() >= old.windowStartMs() ? fresh : old);
+        }
+    }
+
+    /** The disk's newest window if it was received within {@code maxAge}; an agent gone quiet leaves none. */
+    public Optional<Window> of(String diskId, Duration maxAge) {
+        Window w = newest.get(diskId);
+        return w != null && clock.millis() - w.receivedAtMs() <= maxAge.toMillis() ? Optional.of(w) : Optional.empty();
+    }
+}
