@@ -150,6 +150,7 @@ try {
     ['rules', `#/rules?cluster=${q(cluster.id)}`, 'page-rules', [cluster.name, ...(process.env.SDRS_E2E_RULE ? [process.env.SDRS_E2E_RULE] : [])]],
     ['planner', `#/planner?cluster=${q(cluster.id)}`, 'page-planner', [cluster.name, ...datastores.map((d) => d.name)]],
     ['settings', `#/settings?cluster=${q(cluster.id)}`, 'page-settings', [cluster.name]],
+    ['sleds', `#/sleds?cluster=${q(cluster.id)}`, 'page-sleds', [cluster.name]],
     ['summary', `#/summary?cluster=${q(cluster.id)}`, 'page-summary', [cluster.name]],
   ];
   for (const [name, hash, testId, expect] of pages) {
@@ -328,6 +329,52 @@ try {
       return `${vm.name}: vCenter held intraVmAffinity = false, then ${cleared ? JSON.stringify(cleared) : 'no entry'} after "Use cluster default"`;
     });
   }
+
+  // ------------------------------------------------------------ SLEDS service classes on the service levels page → the server
+  await check('service levels: a class saved on the page and a VM put in it are what the server holds and its SLEDS controller sees; removing the class takes the VM out', async () => {
+    const names = new Set(datastores.map((d) => d.name));
+    const vm = (await api('/api/v1/disks?limit=10000')).filter((d) => names.has(d.datastore)).map((d) => ({ id: d.vm, name: d.vmName }))[0];
+    assert(vm, 'the cluster has no VM');
+    const classId = `e2e-gold-${Date.now() % 100000}`;
+    const heldClass = async () => ((await api(`/api/v1/clusters/${q(cluster.id)}/settings`)).serviceClasses ?? []).find((k) => k.id === classId);
+    const heldFor = async () => (await api(`/api/v1/clusters/${q(cluster.id)}/vm-overrides`)).find((o) => o.vm === vm.id)?.serviceClass ?? null;
+    const waitFor = async (what, fn) => {
+      for (const deadline = Date.now() + 20000; Date.now() < deadline; await page.waitForTimeout(250)) {
+        const failed = page.locator('[data-testid="sleds-status"] [data-testid="error"]');
+        assert(!(await failed.count()), await failed.first().innerText().catch(() => 'error shown'));
+        if (await fn()) return;
+      }
+      throw new Error(`timed out: ${what}`);
+    };
+    await visit(`#/sleds?cluster=${q(cluster.id)}`, 'page-sleds');
+    // a bad field is refused on the page, naming it, and nothing reaches the server
+    await page.fill('#sleds-class-id', classId);
+    await page.fill('#sleds-class-delivery', '0');
+    await page.click('[data-testid="sleds-class-save"]');
+    const refused = await page.locator('[data-testid="sleds-error"]').innerText();
+    assert(/^Delivery bound/.test(refused), `refused with "${refused}"`);
+    assert(!(await heldClass()), 'a class with a 0-ms bound reached the server');
+    await page.fill('#sleds-class-delivery', '12.5');
+    await page.fill('#sleds-class-iops', '300');
+    await page.fill('#sleds-class-mibps', '20');
+    await page.click('[data-testid="sleds-class-save"]');
+    await waitFor('the class on the server', async () => (await heldClass()) != null);
+    const k = await heldClass();
+    assert(k.deliveryBoundMs === 12.5 && k.demandBoundIops === 300 && k.demandBoundBytesPerSecond === 20 * 1024 * 1024, `held ${JSON.stringify(k)}`);
+    await page.selectOption('[data-testid="sleds-member-vm"]', vm.id);
+    await page.selectOption('[data-testid="sleds-member-class"]', classId);
+    await page.click('[data-testid="sleds-member-set"]');
+    await waitFor(`${vm.name} in ${classId}`, async () => (await heldFor()) === classId);
+    const sleds = await api(`/api/v1/clusters/${q(cluster.id)}/sleds`);
+    assert(sleds.classes.some((c) => c.id === classId && c.deliveryBoundMs === 12.5), `GET /sleds: ${JSON.stringify(sleds.classes)}`);
+    const row = (await page.locator('[data-testid="sleds-members-table"] tbody tr').allInnerTexts()).find((r) => r.includes(classId));
+    assert(row && row.includes(vm.name), `the page's VMs in a class: ${row}`);
+    await shot('sleds-class-light');
+    await axe('sleds with a class');
+    await page.click(`[data-testid="sleds-remove-${classId}"]`);
+    await waitFor(`${classId} removed`, async () => (await heldClass()) == null && (await heldFor()) == null);
+    return `${classId} (12.5 ms, 300 IOPS, 20 MiB/s) held by the server and its controller's view, ${vm.name} in it; removed, ${vm.name} in no class`;
+  });
 
   // ------------------------------------------------------------ a VM's automation on the rules page → vCenter (govc)
   const automationCheck = 'rules: a VM\'s automation set on the Rules page is the VM\'s Storage DRS setting in vCenter (govc), then the cluster\'s again';

@@ -94,6 +94,41 @@ export interface SettingsView {
   freeSpaceThresholdGb: number;
   /** Per-VM automation (held in vCenter too) and SLEDS service class; a PUT without it keeps them. */
   vmOverrides?: VmOverrideEntry[];
+  /** The cluster's SLEDS service classes (this server's, not vCenter's); a PUT without it keeps them. */
+  serviceClasses?: ServiceClassEntry[];
+}
+
+/** A SLEDS service class and its SLO (SPEC §3.5): the delivery bound holds while each stream stays under the demand bounds. */
+export interface ServiceClassEntry {
+  id: string;
+  deliveryBoundMs: number;
+  demandBoundIops: number;
+  demandBoundBytesPerSecond: number;
+}
+
+/** GET /clusters/{id}/sleds: the SLEDS controller's last step on the cluster (at null before one). */
+export interface SledsView {
+  clusterId: string;
+  at: string | null;
+  classes: Array<ServiceClassEntry & { latencyMs: number | null; meetsSlo: boolean | null; streams: number }>;
+  streams: SledsStreamView[];
+  actions: string[];
+}
+
+/** One classified stream (a VM disk's IO from its host) as the step measured it; a null limit is unthrottled. */
+export interface SledsStreamView {
+  host: string;
+  vmId: string;
+  vmName: string;
+  diskKey: number;
+  datastoreId: string;
+  datastoreName: string;
+  classId: string;
+  iops: number;
+  bytesPerSecond: number;
+  latencyMs: number;
+  iopsLimit: number | null;
+  bytesPerSecondLimit: number | null;
 }
 
 /** One VM's entry in the settings' vmOverrides. */
@@ -112,6 +147,46 @@ export function withVmAutomation(overrides: VmOverrideEntry[], vmId: string, beh
   const serviceClass = overrides.find((o) => o.vmId === vmId)?.serviceClass ?? null;
   if (behavior !== 'default' || serviceClass != null) out.push({ vmId, behavior, serviceClass });
   return out;
+}
+
+/**
+ * The settings' vmOverrides with the VM in service class {@code classId} (null: in none), its
+ * automation kept; an entry left with neither is dropped.
+ */
+export function withVmServiceClass(overrides: VmOverrideEntry[], vmId: string, classId: string | null): VmOverrideEntry[] {
+  const out = overrides.filter((o) => o.vmId !== vmId);
+  const behavior = overrides.find((o) => o.vmId === vmId)?.behavior ?? 'default';
+  if (behavior !== 'default' || classId != null) out.push({ vmId, behavior, serviceClass: classId });
+  return out;
+}
+
+/** The service classes with {@code entry} added, or replacing the class of the same id in place. */
+export function withServiceClass(classes: ServiceClassEntry[], entry: ServiceClassEntry): ServiceClassEntry[] {
+  return classes.some((c) => c.id === entry.id) ? classes.map((c) => (c.id === entry.id ? entry : c)) : [...classes, entry];
+}
+
+/** The settings' classes and VM overrides without class {@code classId}: its VMs are left in no class. */
+export function withoutServiceClass(settings: SettingsView, classId: string): Pick<SettingsView, 'serviceClasses' | 'vmOverrides'> {
+  let overrides = settings.vmOverrides ?? [];
+  for (const o of overrides.filter((x) => x.serviceClass === classId)) overrides = withVmServiceClass(overrides, o.vmId, null);
+  return { serviceClasses: (settings.serviceClasses ?? []).filter((c) => c.id !== classId), vmOverrides: overrides };
+}
+
+/**
+ * A controller action as an administrator reads it: each stream ("host/vm-id/disk-key") by its VM's
+ * name and disk, each datastore by its name ("tighten db disk 2000 to 400 IOPS (…; competes with web
+ * disk 2001 on ds-a)"). Ids the streams do not explain are left as they are.
+ */
+export function readableAction(action: string, streams: SledsStreamView[]): string {
+  const names = new Map<string, string>();
+  for (const s of streams) {
+    names.set(`${s.host}/${s.vmId}/${s.diskKey}`, `${s.vmName || s.vmId} disk ${s.diskKey}`);
+    names.set(s.datastoreId, s.datastoreName || s.datastoreId);
+  }
+  if (names.size === 0) return action;
+  // longest first, and whole tokens only: datastore-1 must not rewrite the start of datastore-11
+  const ids = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRe);
+  return action.replace(new RegExp(`(?<![\\w/-])(${ids.join('|')})(?![\\w/-])`, 'g'), (id) => names.get(id) ?? id);
 }
 
 export interface ClusterView {
@@ -494,6 +569,10 @@ export class ApiClient {
   /** Removes a VM anti-affinity rule or a VM's VMDK anti-affinity rule from vCenter (ClustersController.deleteRule). */
   deleteRule(clusterId: string, ruleId: string): Promise<void> {
     return this.send('DELETE', `/api/v1/clusters/${enc(clusterId)}/rules/${enc(ruleId)}`, undefined, true);
+  }
+  /** The SLEDS controller's last step on the cluster: classes against their SLO, streams and their limits (ClustersController.sleds). */
+  sleds(clusterId: string): Promise<SledsView> {
+    return this.get(`/api/v1/clusters/${enc(clusterId)}/sleds`, true);
   }
   /** Per-VM automation, service class and keep-together (ClustersController.vmOverrides). */
   vmOverrides(clusterId: string): Promise<VmOverrideView[]> {

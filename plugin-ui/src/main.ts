@@ -18,6 +18,7 @@ import { historyPage, faultsPage } from './pages/history';
 import { rulesPage } from './pages/rules';
 import { plannerPage } from './pages/planner';
 import { settingsPage } from './pages/settings';
+import { sledsPage } from './pages/sleds';
 import { summaryPage } from './pages/summary';
 import { applyAllModal, maintenanceModal, runNowModal, settingsModal } from './pages/modals';
 
@@ -31,6 +32,7 @@ const PAGES: Record<string, Page> = {
   faults: faultsPage,
   rules: rulesPage,
   planner: plannerPage,
+  sleds: sledsPage,
   settings: (ctx) => settingsPage(ctx),
   summary: summaryPage,
   'modal/run-now': runNowModal,
@@ -46,6 +48,7 @@ const NAV: Array<[string, string]> = [
   ['faults', 'Faults'],
   ['rules', 'Rules & overrides'],
   ['planner', 'Capacity planner'],
+  ['sleds', 'Service levels'],
   ['settings', 'Settings'],
 ];
 
