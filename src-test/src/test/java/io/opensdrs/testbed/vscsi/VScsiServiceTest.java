@@ -201,12 +201,18 @@ class VScsiServiceTest {
             long held = simNow();
             Thread.sleep(400);
             assertThat(simNow()).as("held by the promise").isEqualTo(held);
+            long released = System.nanoTime();
             requests.onNext(IoRequest.newBuilder().setTag(2).setDatastore("ds-c").setSizeBytes(0).setHoldForIos(0).build());
             IoCompletion withdrawn = done.poll(10, TimeUnit.SECONDS);
             assertThat(withdrawn).isNotNull();
             assertThat(withdrawn.getError()).isEmpty();
             Thread.sleep(400);
-            assertThat(simNow()).as("running again").isGreaterThan(held);
+            long running = simNow();
+            double sinceRelease = (System.nanoTime() - released) / 1e6;
+            assertThat(running).as("running again").isGreaterThan(held);
+            // paced from where it stopped, at 25x: the 400 ms it was held are not caught up (that would be 10 s of simulated time)
+            assertThat((running - held) / 1e6).as("simulated ms run in the %.0f wall ms since the release", sinceRelease)
+                    .isLessThanOrEqualTo(25 * sinceRelease);
         } finally {
             requests.onCompleted();
         }
