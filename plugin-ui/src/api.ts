@@ -98,19 +98,26 @@ export interface SettingsView {
   serviceClasses?: ServiceClassEntry[];
 }
 
-/** A SLEDS service class and its SLO (SPEC §3.5): the delivery bound holds while each stream stays under the demand bounds. */
+/** A SLEDS service class and its SLO (SPEC §3.5): the delivery bound holds while its streams together stay under the demand bounds. */
 export interface ServiceClassEntry {
   id: string;
   deliveryBoundMs: number;
   demandBoundIops: number;
   demandBoundBytesPerSecond: number;
+  /** The share of windows the delivery bound may be missed in (SLEDS §3); the server's default 5 when absent. */
+  allowedMissPct?: number | null;
 }
 
 /** GET /clusters/{id}/sleds: the SLEDS controller's last step on the cluster (at null before one). */
 export interface SledsView {
   clusterId: string;
   at: string | null;
-  classes: Array<ServiceClassEntry & { latencyMs: number | null; meetsSlo: boolean | null; streams: number }>;
+  /**
+   * Each class: its last window ({@code meetsSlo}) and, over its last {@code windows} statistics windows, the
+   * {@code missedWindows} it missed its delivery bound in within its demand; {@code compliant} null before a window.
+   */
+  classes: Array<ServiceClassEntry & { latencyMs: number | null; meetsSlo: boolean | null; streams: number; windows: number;
+    missedWindows: number; compliant: boolean | null }>;
   streams: SledsStreamView[];
   actions: string[];
 }

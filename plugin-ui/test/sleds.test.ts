@@ -6,8 +6,8 @@ import type { PageContext } from '../src/pages/context';
 import { readServiceClass, sledsPage, SLEDS_REFRESH_MS } from '../src/pages/sleds';
 import { parseRoute } from '../src/route';
 
-const GOLD = { id: 'gold', deliveryBoundMs: 10, demandBoundIops: 500, demandBoundBytesPerSecond: 50 * 1024 * 1024 };
-const BULK = { id: 'bulk', deliveryBoundMs: 1000, demandBoundIops: 100, demandBoundBytesPerSecond: 1024 * 1024 };
+const GOLD = { id: 'gold', deliveryBoundMs: 10, demandBoundIops: 500, demandBoundBytesPerSecond: 50 * 1024 * 1024, allowedMissPct: 5 };
+const BULK = { id: 'bulk', deliveryBoundMs: 1000, demandBoundIops: 100, demandBoundBytesPerSecond: 1024 * 1024, allowedMissPct: 0 };
 
 function stream(vmId: string, vmName: string, diskKey: number, classId: string, ds: [string, string], limit: number | null): SledsStreamView {
   return { host: 'esx1', vmId, vmName, diskKey, datastoreId: ds[0], datastoreName: ds[1], classId, iops: 500, bytesPerSecond: 4096000,
@@ -38,16 +38,17 @@ describe('SLEDS settings edits', () => {
   });
 
   it('the class form names the field that is wrong', () => {
-    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '500', mibps: '50' })).toEqual(GOLD);
-    expect(readServiceClass({ id: 'go ld', delivery: '10', iops: '500', mibps: '50' })).toMatch(/^Class name:/);
-    expect(readServiceClass({ id: 'gold', delivery: '0', iops: '500', mibps: '50' })).toMatch(/^Delivery bound: .* from 0.1 to 10000/);
-    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '', mibps: '50' })).toMatch(/^Demand bound per stream \(IOPS\)/);
-    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '5', mibps: 'x' })).toMatch(/MiB\/s/);
+    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '500', mibps: '50', miss: '5' })).toEqual(GOLD);
+    expect(readServiceClass({ id: 'go ld', delivery: '10', iops: '500', mibps: '50', miss: '5' })).toMatch(/^Class name:/);
+    expect(readServiceClass({ id: 'gold', delivery: '0', iops: '500', mibps: '50', miss: '5' })).toMatch(/^Delivery bound: .* from 0.1 to 10000/);
+    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '', mibps: '50', miss: '5' })).toMatch(/^Demand bound, its streams together \(IOPS\)/);
+    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '5', mibps: 'x', miss: '5' })).toMatch(/MiB\/s/);
+    expect(readServiceClass({ id: 'gold', delivery: '10', iops: '5', mibps: '1', miss: '101' })).toMatch(/^Delivery bound may be missed .* from 0 to 100/);
   });
 
   it("an action names streams by VM and disk and datastores by name, whole ids only", () => {
-    expect(readableAction('tighten esx1/vm-31/2000 to 400 IOPS (over its demand bound; competes with esx1/vm-32/2000 on datastore-1)', STREAMS))
-      .toBe('tighten web disk 2000 to 400 IOPS (over its demand bound; competes with db disk 2000 on ds-one)');
+    expect(readableAction('tighten esx1/vm-31/2000 to 400 IOPS (its class is over its demand bound; competes with esx1/vm-32/2000 on datastore-1)', STREAMS))
+      .toBe('tighten web disk 2000 to 400 IOPS (its class is over its demand bound; competes with db disk 2000 on ds-one)');
     // datastore-1 must not rewrite datastore-11, nor an id the streams do not explain
     expect(readableAction('relax esx1/vm-31/2000 on datastore-11 and datastore-111', STREAMS)).toBe('relax web disk 2000 on ds-a and datastore-111');
     expect(readableAction('relax old-datastore-1 and pre/esx1/vm-31/2000', STREAMS)).toBe('relax old-datastore-1 and pre/esx1/vm-31/2000');
@@ -82,8 +83,9 @@ function page(initial: Partial<SettingsView>, view: SledsView) {
 
 const VIEW: SledsView = {
   clusterId: 'group-p1', at: '2026-11-27T10:00:00Z', streams: STREAMS,
-  classes: [{ ...GOLD, latencyMs: 18, meetsSlo: false, streams: 1 }, { ...BULK, latencyMs: 5, meetsSlo: true, streams: 1 }],
-  actions: ['tighten esx1/vm-31/2000 to 400 IOPS (over its demand bound; competes with esx1/vm-32/2000 on datastore-1)'],
+  classes: [{ ...GOLD, latencyMs: 18, meetsSlo: false, streams: 1, windows: 180, missedWindows: 12, compliant: false },
+    { ...BULK, latencyMs: 5, meetsSlo: true, streams: 1, windows: 180, missedWindows: 0, compliant: true }],
+  actions: ['tighten esx1/vm-31/2000 to 400 IOPS (its class is over its demand bound; competes with esx1/vm-32/2000 on datastore-1)'],
 };
 
 function rows(el: HTMLElement, testId: string): string[] {
@@ -101,13 +103,15 @@ describe('service levels page', () => {
     expect(classes[0]).toContain('gold');
     expect(classes[0]).toContain('18.0 ms');
     expect(classes[0]).toContain('missed');
+    expect(classes[0]).toContain('SLO broken 12 of 180 missed (6.7 %; 5 % allowed)');
     expect(classes[1]).toContain('met');
+    expect(classes[1]).toContain('SLO kept 0 of 180 missed (0.0 %; 0 % allowed)');
     const streams = rows(el, 'sleds-streams-table');
     expect(streams[0]).toContain('web');
     expect(streams[0]).toContain('ds-a');
     expect(streams[0]).toContain('400 IOPS');
     expect(streams[1]).toContain('unthrottled');
-    expect(el.querySelector('[data-testid="sleds-actions"]')?.textContent).toBe('tighten web disk 2000 to 400 IOPS (over its demand bound; competes with db disk 2000 on ds-one)');
+    expect(el.querySelector('[data-testid="sleds-actions"]')?.textContent).toBe('tighten web disk 2000 to 400 IOPS (its class is over its demand bound; competes with db disk 2000 on ds-one)');
     expect(rows(el, 'sleds-members-table')).toEqual(['dbgold']);
   });
 
@@ -115,7 +119,7 @@ describe('service levels page', () => {
     const p = page({ serviceClasses: [GOLD] }, VIEW);
     const el = await sledsPage(p.ctx);
     const set = (id: string, v: string) => ((el.querySelector(`#sleds-class-${id}`) as HTMLInputElement).value = v);
-    set('id', 'bulk'); set('delivery', '1000'); set('iops', '100'); set('mibps', '1');
+    set('id', 'bulk'); set('delivery', '1000'); set('iops', '100'); set('mibps', '1'); set('miss', '0');
     (el.querySelector('[data-testid="sleds-class-save"]') as HTMLButtonElement).click();
     await vi.advanceTimersByTimeAsync(0);
     expect(p.puts).toHaveLength(1);

@@ -13,7 +13,7 @@ const MIB = 1024 * 1024;
 const CLASS_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 interface ClassField {
-  id: 'id' | 'delivery' | 'iops' | 'mibps';
+  id: 'id' | 'delivery' | 'iops' | 'mibps' | 'miss';
   label: string;
   min?: number;
   max?: number;
@@ -23,8 +23,9 @@ interface ClassField {
 const CLASS_FIELDS: ClassField[] = [
   { id: 'id', label: 'Class name' },
   { id: 'delivery', label: 'Delivery bound: mean response time (ms)', min: 0.1, max: 10000, step: 0.1 },
-  { id: 'iops', label: 'Demand bound per stream (IOPS)', min: 0.001, max: 1e9, step: 1 },
-  { id: 'mibps', label: 'Demand bound per stream (MiB/s)', min: 0.001, max: 1e6, step: 0.1 },
+  { id: 'iops', label: 'Demand bound, its streams together (IOPS)', min: 0.001, max: 1e9, step: 1 },
+  { id: 'mibps', label: 'Demand bound, its streams together (MiB/s)', min: 0.001, max: 1e6, step: 0.1 },
+  { id: 'miss', label: 'Delivery bound may be missed in at most (% of windows)', min: 0, max: 100, step: 0.1 },
 ];
 
 /** Reads the class form; answers the first bad field's message instead. */
@@ -37,7 +38,7 @@ export function readServiceClass(values: Record<ClassField['id'], string>): Serv
     if (values[fd.id].trim() === '' || !Number.isFinite(v) || v < fd.min! || v > fd.max!) return `${fd.label}: must be a number from ${fd.min} to ${fd.max}`;
     n[fd.id] = v;
   }
-  return { id, deliveryBoundMs: n.delivery, demandBoundIops: n.iops, demandBoundBytesPerSecond: n.mibps * MIB };
+  return { id, deliveryBoundMs: n.delivery, demandBoundIops: n.iops, demandBoundBytesPerSecond: n.mibps * MIB, allowedMissPct: n.miss };
 }
 
 /**
@@ -57,7 +58,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
     ctx.api.datastores(c.id).catch((e) => e as Error),
   ]);
   const header = pageHeader(`Service levels — ${c.name}`,
-    'SLEDS: each service class promises a mean response time while its streams stay under their demand bounds; every second the controller throttles the competing streams that can best afford it');
+    'SLEDS: each service class promises its streams a mean response time while their demand, all together, stays within its demand bounds; every second the controller throttles the competing streams that can best afford it');
   if (first instanceof NotAvailableError) return h('div', { 'data-testid': 'page-sleds' }, header, notAvailable('Service levels (SLEDS)', first));
   let settings: SettingsView = loaded;
   let view: SledsView | Error = first;
@@ -133,7 +134,8 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
     CLASS_FIELDS.map((fd) => {
       const input = fd.id === 'id'
         ? h('input', { id: `sleds-class-${fd.id}`, type: 'text', class: 'clr-input', maxlength: 64, 'data-testid': `sleds-class-${fd.id}` })
-        : h('input', { id: `sleds-class-${fd.id}`, type: 'number', class: 'clr-input', min: fd.min, max: fd.max, step: fd.step, 'data-testid': `sleds-class-${fd.id}` });
+        : h('input', { id: `sleds-class-${fd.id}`, type: 'number', class: 'clr-input', min: fd.min, max: fd.max, step: fd.step, 'data-testid': `sleds-class-${fd.id}`,
+          value: fd.id === 'miss' ? 5 : undefined });
       inputs.set(fd.id, input);
       return h('div', { class: 'clr-form-control' },
         h('label', { for: `sleds-class-${fd.id}`, class: 'clr-control-label' }, fd.label),
@@ -148,7 +150,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
       return;
     }
     await save(`Class ${entry.id}`, (s) => ({ serviceClasses: withServiceClass(s.serviceClasses ?? [], entry) }),
-      `Class ${entry.id}: ${f.ms(entry.deliveryBoundMs)} while each stream stays under ${f.iops(entry.demandBoundIops)} and ${f.bytes(entry.demandBoundBytesPerSecond)}/s.`);
+      `Class ${entry.id}: ${f.ms(entry.deliveryBoundMs)} while its streams together stay under ${f.iops(entry.demandBoundIops)} and ${f.bytes(entry.demandBoundBytesPerSecond)}/s.`);
   };
   classForm.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -198,11 +200,18 @@ function classesTable(classes: ServiceClassEntry[], view: SledsView | Error, rem
   return table<ServiceClassEntry>('Service classes', [
     { header: 'Class', cell: (k) => k.id },
     { header: 'Delivery bound', numeric: true, cell: (k) => f.ms(k.deliveryBoundMs) },
-    { header: 'Demand bound per stream', numeric: true, cell: (k) => `${f.iops(k.demandBoundIops)}, ${f.bytes(k.demandBoundBytesPerSecond)}/s` },
+    { header: 'Demand bound (its streams together)', numeric: true, cell: (k) => `${f.iops(k.demandBoundIops)}, ${f.bytes(k.demandBoundBytesPerSecond)}/s` },
     { header: 'Mean response time (IOPS-weighted)', numeric: true, cell: (k) => f.ms(measured.find((m) => m.id === k.id)?.latencyMs) },
-    { header: 'SLO', cell: (k) => {
+    { header: 'Last window', cell: (k) => {
       const m = measured.find((x) => x.id === k.id);
       return m?.meetsSlo == null ? badge('no stream measured', 'neutral') : m.meetsSlo ? badge('met', 'success') : badge('missed', 'danger');
+    } },
+    { header: 'Over its last windows', cell: (k) => {
+      const m = measured.find((x) => x.id === k.id);
+      const allowed = `${f.num(k.allowedMissPct ?? 5, 1)} % allowed`;
+      if (!m || m.compliant == null) return h('span', { class: 'muted' }, `no window yet (${allowed})`);
+      return [badge(m.compliant ? 'SLO kept' : 'SLO broken', m.compliant ? 'success' : 'danger'), ' ',
+        `${m.missedWindows} of ${m.windows} missed (${f.pct(m.windows ? (100 * m.missedWindows) / m.windows : 0)}; ${allowed})`];
     } },
     { header: 'Streams', numeric: true, cell: (k) => measured.find((m) => m.id === k.id)?.streams ?? 0 },
     { header: 'Actions', cell: (k) => button('Remove', () => remove(k.id), { kind: 'danger-outline', small: true, ariaLabel: `Remove service class ${k.id}`, testId: `sleds-remove-${k.id}` }) },

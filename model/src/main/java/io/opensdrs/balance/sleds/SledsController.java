@@ -16,7 +16,7 @@ import java.util.Map;
  *       its delivery bound.</li>
  *   <li>If some class misses its SLO: relax the limits of its streams (they must not be the ones
  *       held back), then tighten by a step the competing streams that can best afford it —
- *       first those over their class's demand bound (those whose own latency objective is met
+ *       first those of classes over their demand bound (those whose own latency objective is met
  *       first of all), and only if there are none, the one stream of a class with the most
  *       latency headroom, as long as that class keeps a margin under its bound.</li>
  *   <li>Throttled streams that compete with no stream missing its SLO are relaxed gradually —
@@ -29,9 +29,12 @@ import java.util.Map;
  * misses its SLO whose own response time is over that class's bound — the class's mean can miss
  * because of one datastore while its streams elsewhere are fast. Streams whose resources are not
  * known compete with all.
- * <p>An over-demand stream is never tightened below its demand bound (the SLO promises it that
- * much); others not below {@link #minimumIops} IOs per second, nor below the bytes per second
- * those IOs carry at the stream's mean IO size.
+ * <p>Demand bounds are the class's, its streams together (SLEDS §3: "bounds on demand apply to
+ * the whole group, without restrictions on the relative allocation to each member", as the
+ * delivery bound applies to the group's mean). A stream of a class over its demand bound is never
+ * tightened below its share of that bound (its share of the class's IOPS, and of its bytes/s), so
+ * the class keeps what its SLO promises it; others not below {@link #minimumIops} IOs per second,
+ * nor below the bytes per second those IOs carry at the stream's mean IO size.
  */
 public final class SledsController {
 
@@ -58,30 +61,39 @@ public final class SledsController {
     }
 
     /**
-     * The step's result: every stream's limit (unthrottled ones included), what was done, and each
-     * sampled class's IOPS-weighted mean response time, the one compared with its delivery bound.
+     * The step's result: every stream's limit (unthrottled ones included), what was done, each
+     * sampled class's IOPS-weighted mean response time (the one compared with its delivery bound)
+     * and what that makes of the window for the class's SLO ({@link SloCompliance#outcome}).
      */
     public record Decision(Map<String, LeakyBucketLimit> limits, List<String> actions, List<String> classesMissingSlo,
-                           Map<String, Double> classLatencyMs) {
+                           Map<String, Double> classLatencyMs, Map<String, SloCompliance.Outcome> classOutcomes) {
+
+        /** A step without samples. */
+        public static Decision none() {
+            return new Decision(Map.of(), List.of(), List.of(), Map.of(), Map.of());
+        }
     }
 
     public Decision step(List<ServiceClass> classes, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
         Map<String, ServiceClass> byId = new HashMap<>();
         classes.forEach(c -> byId.put(c.id(), c));
-        Map<String, double[]> classStats = new LinkedHashMap<>();  // {Σ iops·latency, Σ iops}
+        Map<String, double[]> classStats = new LinkedHashMap<>();  // {Σ iops·latency, Σ iops, Σ bytes/s}
         for (StreamSample s : samples) {
             if (!byId.containsKey(s.classId())) {
                 throw new IllegalArgumentException("stream " + s.streamId() + " names unknown service class " + s.classId());
             }
-            double[] st = classStats.computeIfAbsent(s.classId(), k -> new double[2]);
+            double[] st = classStats.computeIfAbsent(s.classId(), k -> new double[3]);
             st[0] += s.iops() * s.meanLatencyMs();
             st[1] += s.iops();
+            st[2] += s.bytesPerSecond();
         }
         Map<String, Double> latency = new HashMap<>();
+        Map<String, SloCompliance.Outcome> outcomes = new HashMap<>();
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, double[]> e : classStats.entrySet()) {
             double l = e.getValue()[1] > 0 ? e.getValue()[0] / e.getValue()[1] : 0;
             latency.put(e.getKey(), l);
+            outcomes.put(e.getKey(), SloCompliance.outcome(byId.get(e.getKey()), l, e.getValue()[1], e.getValue()[2]));
             if (l > byId.get(e.getKey()).deliveryBoundMs()) {
                 missing.add(e.getKey());
             }
@@ -111,16 +123,22 @@ public final class SledsController {
         List<StreamSample> overDemand = new ArrayList<>();
         for (StreamSample s : competing) {
             ServiceClass c = byId.get(s.classId());
-            if (s.iops() > c.demandBoundIops() || s.bytesPerSecond() > c.demandBoundBytesPerSecond()) {
+            double[] st = classStats.get(s.classId());
+            if (st[1] > c.demandBoundIops() || st[2] > c.demandBoundBytesPerSecond()) {
                 overDemand.add(s);
             }
         }
         if (!overDemand.isEmpty()) {
             for (StreamSample s : overDemand) {
+                // the class keeps its demand bound: each stream not below its share of it now, even if an earlier
+                // step, when its share was smaller, held it lower
                 ServiceClass c = byId.get(s.classId());
-                double iops = Math.max(c.demandBoundIops(), s.iops() * (1 - tightenStep));
-                double bytes = Math.max(c.demandBoundBytesPerSecond(), s.bytesPerSecond() * (1 - tightenStep));
-                tighten(next, s, iops, bytes, actions, "over its demand bound", suffering);
+                double[] st = classStats.get(s.classId());
+                LeakyBucketLimit old = next.get(s.streamId());
+                double iops = Math.max(c.demandBoundIops() * share(s.iops(), st[1]), Math.min(old.iopsLimit(), s.iops() * (1 - tightenStep)));
+                double bytes = Math.max(c.demandBoundBytesPerSecond() * share(s.bytesPerSecond(), st[2]),
+                        Math.min(old.bytesPerSecondLimit(), s.bytesPerSecond() * (1 - tightenStep)));
+                tighten(next, s, iops, bytes, actions, "its class is over its demand bound", suffering);
             }
         } else {
             // Moderate-demand streams: the one whose class has the most headroom, if it keeps a margin.
@@ -128,11 +146,17 @@ public final class SledsController {
                     .filter(s -> latency.get(s.classId()) < headroomMargin * byId.get(s.classId()).deliveryBoundMs())
                     .min(Comparator.comparingDouble((StreamSample s) -> latency.get(s.classId()) / byId.get(s.classId()).deliveryBoundMs())
                             .thenComparing(s -> -s.iops()))
-                    .ifPresent(s -> tighten(next, s, Math.max(minimumIops, s.iops() * (1 - tightenStep)),
-                            Math.max(minimumIops * meanIoBytes(s), s.bytesPerSecond() * (1 - tightenStep)), actions,
-                            "its class has the most headroom", suffering));
+                    .ifPresent(s -> tighten(next, s,
+                            Math.min(next.get(s.streamId()).iopsLimit(), Math.max(minimumIops, s.iops() * (1 - tightenStep))),
+                            Math.min(next.get(s.streamId()).bytesPerSecondLimit(),
+                                    Math.max(minimumIops * meanIoBytes(s), s.bytesPerSecond() * (1 - tightenStep))),
+                            actions, "its class has the most headroom", suffering));
         }
-        return new Decision(next, actions, missing, Map.copyOf(latency));
+        return new Decision(next, actions, missing, Map.copyOf(latency), Map.copyOf(outcomes));
+    }
+
+    private static double share(double part, double whole) {
+        return whole > 0 ? part / whole : 0;
     }
 
     /**
@@ -155,13 +179,11 @@ public final class SledsController {
         }
     }
 
+    /** Sets the stream's new limit and says why. */
     private void tighten(Map<String, LeakyBucketLimit> next, StreamSample s, double iops, double bytes, List<String> actions, String why,
                          List<StreamSample> suffering) {
-        LeakyBucketLimit old = next.get(s.streamId());
-        double newIops = Math.min(old.iopsLimit(), iops);
-        double newBytes = Math.min(old.bytesPerSecondLimit(), bytes);
-        next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), newIops, newBytes, burstSeconds));
-        actions.add(String.format(Locale.ROOT, "tighten %s to %.0f IOPS (%s; competes with %s)", s.streamId(), newIops, why,
+        next.put(s.streamId(), new LeakyBucketLimit(s.streamId(), iops, bytes, burstSeconds));
+        actions.add(String.format(Locale.ROOT, "tighten %s to %.0f IOPS (%s; competes with %s)", s.streamId(), iops, why,
                 competitionOf(s, suffering)));
     }
 

@@ -13,19 +13,53 @@ class SledsControllerTest {
     static final ServiceClass GOLD = new ServiceClass("gold", 10, 500, 50e6);
     static final ServiceClass BRONZE = new ServiceClass("bronze", 50, 200, 20e6);
 
+    /** A class whose streams together stay far under its demand bounds: only the headroom step can tighten it. */
+    static final ServiceClass ROOMY = new ServiceClass("bronze", 50, 10_000, 1e9);
+
     @Test
-    void whenGoldMissesItsSloTheBronzeStreamOverItsDemandBoundIsTightenedFirst() {
+    void whenGoldMissesItsSloTheStreamsOfTheClassOverItsDemandBoundAreTightenedFirst() {
         List<StreamSample> samples = List.of(
                 new StreamSample("g1", "gold", 400, 4e6, 18),        // gold misses 10 ms
-                new StreamSample("b-hog", "bronze", 900, 9e6, 20),   // over bronze's 200 IOPS demand bound
+                new StreamSample("b-hog", "bronze", 900, 9e6, 20),   // bronze: 1,000 IOPS together, over its 200
                 new StreamSample("b-ok", "bronze", 100, 1e6, 20));
         SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
         assertThat(d.classesMissingSlo()).containsExactly("gold");
         // IOPS-weighted: (900 x 20 + 100 x 20) / 1000
         assertThat(d.classLatencyMs()).containsEntry("gold", 18.0).containsEntry("bronze", 20.0);
-        assertThat(d.limits().get("b-hog").iopsLimit()).isEqualTo(720.0);     // 20 % step, not below 200
-        assertThat(d.limits().get("b-ok").throttled()).isFalse();
+        assertThat(d.limits().get("b-hog").iopsLimit()).isEqualTo(720.0);     // 20 % step, not below its share, 180
+        assertThat(d.limits().get("b-ok").iopsLimit()).isEqualTo(80.0);
         assertThat(d.limits().get("g1").throttled()).isFalse();
+    }
+
+    /**
+     * SLEDS §3: "bounds on demand apply to the whole group". Two bronze streams each under the
+     * class's 200 IOPS but 250 together are over it; step after step they are held to 200
+     * together, each to its share (120 and 80), not below (bronze at 45 ms has no headroom under
+     * its 50-ms bound for the moderate-demand step to take more).
+     */
+    @Test
+    void theDemandBoundIsTheClassesItsStreamsTogetherHeldToTheirShares() {
+        SledsController c = new SledsController();
+        Map<String, LeakyBucketLimit> limits = Map.of();
+        double[] iops = {150, 100};
+        for (int step = 0; step < 10; step++) {
+            List<StreamSample> samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
+                    new StreamSample("b1", "bronze", iops[0], iops[0] * 8192, 45), new StreamSample("b2", "bronze", iops[1], iops[1] * 8192, 45));
+            limits = c.step(List.of(GOLD, BRONZE), samples, limits).limits();
+            iops = new double[] {Math.min(iops[0], limits.get("b1").iopsLimit()), Math.min(iops[1], limits.get("b2").iopsLimit())};
+        }
+        assertThat(limits.get("b1").iopsLimit()).isCloseTo(120.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(limits.get("b2").iopsLimit()).isCloseTo(80.0, org.assertj.core.data.Offset.offset(1e-9));
+        // b2's demand falls: with the class under its bound (160) b1 keeps its limit (bronze still meets its SLO); over it
+        // again (210) with b1's share grown, b1 is held to its new share of the 200, above the limit an earlier step gave it
+        List<StreamSample> samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
+                new StreamSample("b1", "bronze", 120, 120 * 8192, 45), new StreamSample("b2", "bronze", 40, 40 * 8192, 45));
+        SledsController.Decision d = c.step(List.of(GOLD, BRONZE), samples, limits);
+        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(120.0, org.assertj.core.data.Offset.offset(1e-9));
+        samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
+                new StreamSample("b1", "bronze", 180, 180 * 8192, 45), new StreamSample("b2", "bronze", 30, 30 * 8192, 45));
+        d = c.step(List.of(GOLD, BRONZE), samples, d.limits());
+        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(200.0 * 180 / 210, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
@@ -34,7 +68,7 @@ class SledsControllerTest {
                 new StreamSample("g1", "gold", 400, 4e6, 18),
                 new StreamSample("b1", "bronze", 150, 1e6, 5),
                 new StreamSample("b2", "bronze", 180, 1e6, 5));
-        SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
+        SledsController.Decision d = new SledsController().step(List.of(GOLD, ROOMY), samples, Map.of());
         assertThat(d.limits().get("b2").iopsLimit()).isEqualTo(144.0);
         assertThat(d.limits().get("b1").throttled()).isFalse();
     }
@@ -86,7 +120,7 @@ class SledsControllerTest {
         assertThat(d.limits().get("hog-a").iopsLimit()).isEqualTo(720.0);
         assertThat(d.limits().get("hog-b").throttled()).isFalse();
         assertThat(d.limits().get("old-b").iopsLimit()).isCloseTo(132.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(d.actions()).contains("tighten hog-a to 720 IOPS (over its demand bound; competes with g1 on ds-a)");
+        assertThat(d.actions()).contains("tighten hog-a to 720 IOPS (its class is over its demand bound; competes with g1 on ds-a)");
     }
 
     /** Without an over-demand competitor, the headroom step picks among competitors only: b-b on ds-b is left alone. */
@@ -96,7 +130,7 @@ class SledsControllerTest {
                 new StreamSample("g1", "gold", 400, 4e6, 18, Set.of("ds-a")),
                 new StreamSample("b-a", "bronze", 150, 1e6, 5, Set.of("ds-a")),
                 new StreamSample("b-b", "bronze", 180, 1e6, 5, Set.of("ds-b")));
-        SledsController.Decision d = new SledsController().step(List.of(GOLD, BRONZE), samples, Map.of());
+        SledsController.Decision d = new SledsController().step(List.of(GOLD, ROOMY), samples, Map.of());
         assertThat(d.limits().get("b-a").iopsLimit()).isEqualTo(120.0);
         assertThat(d.limits().get("b-b").throttled()).isFalse();
     }

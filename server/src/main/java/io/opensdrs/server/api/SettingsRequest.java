@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.balance.sleds.ServiceClass;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -53,11 +54,19 @@ public record SettingsRequest(
             @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String serviceClass) {
     }
 
-    /** A SLEDS service class (SPEC §3.5): mean response time bound while the demand bounds hold. */
+    /** A SLEDS service class (SPEC §3.5): a bound on its streams' mean response time while their demand, all together, stays within the demand bounds. */
     public record ServiceClassEntry(
             @NotNull @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String id,
             @NotNull @DecimalMin(value = "0.1") @DecimalMax(value = "10000") Double deliveryBoundMs,
             @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundIops,
-            @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundBytesPerSecond) {
+            @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundBytesPerSecond,
+            // the share of windows the delivery bound may be missed in (SLEDS §3); null: 5
+            @DecimalMin(value = "0.0") @DecimalMax(value = "100") Double allowedMissPct) {
+
+        /** The class as the engine reads it. */
+        public ServiceClass toServiceClass() {
+            return new ServiceClass(id, deliveryBoundMs, demandBoundIops, demandBoundBytesPerSecond,
+                    allowedMissPct == null ? ServiceClass.DEFAULT_ALLOWED_MISS_PCT : allowedMissPct);
+        }
     }
 }

@@ -58,8 +58,14 @@ public final class BalancingViews {
      */
     public record SledsView(String clusterId, String at, List<ClassView> classes, List<StreamView> streams, List<String> actions) {
 
+        /**
+         * A class: its SLO, its last window ({@code meetsSlo}), and over its last {@code windows} statistics windows the
+         * {@code missedWindows} in which it missed its delivery bound while within its demand bounds; {@code compliant}
+         * (null before a window) whether those are within the {@code allowedMissPct} its SLO allows (SLEDS §3).
+         */
         public record ClassView(String id, double deliveryBoundMs, double demandBoundIops, double demandBoundBytesPerSecond,
-                                Double latencyMs, Boolean meetsSlo, int streams) {
+                                double allowedMissPct, Double latencyMs, Boolean meetsSlo, int streams, int windows,
+                                int missedWindows, Boolean compliant) {
         }
 
         public record StreamView(String host, String vmId, String vmName, int diskKey, String datastoreId, String datastoreName,

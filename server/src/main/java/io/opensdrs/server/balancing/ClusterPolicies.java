@@ -137,16 +137,17 @@ public class ClusterPolicies {
     }
 
     public List<SettingsRequest.ServiceClassEntry> serviceClasses(String clusterId) {
-        return jdbc.query("SELECT class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s FROM service_class"
-                        + " WHERE cluster_moid = ? ORDER BY class_id",
-                (rs, i) -> new SettingsRequest.ServiceClassEntry(rs.getString(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4)),
+        return jdbc.query("SELECT class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s, allowed_miss_pct"
+                        + " FROM service_class WHERE cluster_moid = ? ORDER BY class_id",
+                (rs, i) -> new SettingsRequest.ServiceClassEntry(rs.getString(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
+                        rs.getDouble(5)),
                 clusterId);
     }
 
     /** The engine's SLEDS classes of a cluster. */
     public List<ServiceClass> sledsClasses(String clusterId) {
         return serviceClasses(clusterId).stream()
-                .map(c -> new ServiceClass(c.id(), c.deliveryBoundMs(), c.demandBoundIops(), c.demandBoundBytesPerSecond())).toList();
+                .map(SettingsRequest.ServiceClassEntry::toServiceClass).toList();
     }
 
     /** vm id → service class id, over every cluster. */
@@ -205,8 +206,9 @@ public class ClusterPolicies {
         if (classes != null) {
             jdbc.update("DELETE FROM service_class WHERE cluster_moid = ?", clusterId);
             for (SettingsRequest.ServiceClassEntry c : classes) {
-                jdbc.update("INSERT INTO service_class (cluster_moid, class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s)"
-                        + " VALUES (?, ?, ?, ?, ?)", clusterId, c.id(), c.deliveryBoundMs(), c.demandBoundIops(), c.demandBoundBytesPerSecond());
+                jdbc.update("INSERT INTO service_class (cluster_moid, class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s,"
+                        + " allowed_miss_pct) VALUES (?, ?, ?, ?, ?, ?)", clusterId, c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
+                        c.demandBoundBytesPerSecond(), c.toServiceClass().allowedMissPct());
             }
         }
         if (overrides != null) {

@@ -3,6 +3,7 @@ package io.opensdrs.server.balancing;
 import io.opensdrs.balance.sleds.LeakyBucketLimit;
 import io.opensdrs.balance.sleds.ServiceClass;
 import io.opensdrs.balance.sleds.SledsController;
+import io.opensdrs.balance.sleds.SloCompliance;
 import io.opensdrs.balance.sleds.StreamSample;
 import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.WorkloadPercentiles;
@@ -45,7 +46,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * change, and again every {@code sdrs.balancing.sleds-refresh} [PT30S] (an agent that restarted has none) — an empty list
  * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
  * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
- * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows.
+ * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows,
+ * with each class's SLO kept or not over its last {@code sdrs.balancing.sleds-compliance-windows}
+ * [180: an hour of 20-s windows] statistics windows ({@link SloCompliance}, SLEDS §3).
  */
 @Component
 public class SledsControlLoop {
@@ -60,6 +63,8 @@ public class SledsControlLoop {
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final SledsController controller = new SledsController();
+    /** Each class's windows over the last {@code sdrs.balancing.sleds-compliance-windows}, keyed cluster/class. */
+    private final SloCompliance compliance;
     private final Map<String, LeakyBucketLimit> limits = new HashMap<>();
     /** host name → the throttled streams' limits last delivered to its agents, and when (clock ms). */
     private final Map<String, Map<String, LeakyBucketLimit>> delivered = new HashMap<>();
@@ -73,7 +78,9 @@ public class SledsControlLoop {
     public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, NewestDiskWindows newest,
                             AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters,
                             @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh,
-                            @Value("${sdrs.balancing.sleds-sample-max-age:PT1M}") Duration sampleMaxAge) {
+                            @Value("${sdrs.balancing.sleds-sample-max-age:PT1M}") Duration sampleMaxAge,
+                            @Value("${sdrs.balancing.sleds-compliance-windows:180}") int complianceWindows) {
+        this.compliance = new SloCompliance(complianceWindows);
         this.sampleMaxAge = sampleMaxAge;
         this.refreshMs = refresh.toMillis();
         // its count is the loop's heartbeat: SLEDS §4.2's controller must step every second, whatever else the server does
@@ -105,12 +112,14 @@ public class SledsControlLoop {
         if (vmClass.isEmpty() && delivered.isEmpty()) {
             // no VM in a class and nothing to lift: SLEDS is not in use, nothing to read each second
             lastStep.clear();
+            compliance.retain(Set.of());
             return Map.of();
         }
         Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
         Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
         Map<String, Stream> byId = new HashMap<>();
         Set<String> clusters = new HashSet<>();
+        Set<String> liveClasses = new HashSet<>();
         for (String cluster : assembler.clusterIds()) {
             clusters.add(cluster);
             List<ServiceClass> classes = vmClass.isEmpty() ? List.of() : policies.sledsClasses(cluster);
@@ -124,6 +133,7 @@ public class SledsControlLoop {
                     (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
                             rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6), vmClass.get(rs.getString(2))), cluster);
             List<StreamSample> samples = new ArrayList<>();
+            Map<String, Long> classWindow = new HashMap<>();
             for (Stream s : streams) {
                 if (s.classId() == null || classes.stream().noneMatch(c -> c.id().equals(s.classId()))) {
                     continue;
@@ -136,9 +146,12 @@ public class SledsControlLoop {
                 samples.add(new StreamSample(s.id(), s.classId(), w.get().iops(), w.get().bytesPerSecond(), w.get().meanLatencyMs(),
                         Set.of(s.datastoreId())));
                 byId.put(s.id(), s);
+                classWindow.merge(s.classId(), w.get().windowStartMs(), Math::max);
             }
-            SledsController.Decision d = samples.isEmpty() ? new SledsController.Decision(Map.of(), List.of(), List.of(), Map.of())
-                    : controller.step(classes, samples, limits);
+            SledsController.Decision d = samples.isEmpty() ? SledsController.Decision.none() : controller.step(classes, samples, limits);
+            // a class's window is its streams' newest: counted once however many steps see it
+            d.classOutcomes().forEach((classId, outcome) -> compliance.record(cluster + "/" + classId, classWindow.get(classId), outcome));
+            classes.forEach(c -> liveClasses.add(cluster + "/" + c.id()));
             stepLimits.putAll(d.limits());
             d.limits().forEach((id, l) -> {
                 if (l.throttled()) {
@@ -148,6 +161,7 @@ public class SledsControlLoop {
             lastStep.put(cluster, view(cluster, classes, samples, byId, d));
         }
         lastStep.keySet().retainAll(clusters);
+        compliance.retain(liveClasses);
         // a stream no longer sampled or classified starts unthrottled if it comes back
         limits.clear();
         limits.putAll(stepLimits);
@@ -192,14 +206,19 @@ public class SledsControlLoop {
      * The cluster's SLEDS state as its last step saw it; before its first step (no class, or
      * the loop not run yet), its classes without measurements and no streams.
      */
-    public BalancingViews.SledsView view(String clusterId) {
+    public synchronized BalancingViews.SledsView view(String clusterId) {
         BalancingViews.SledsView v = lastStep.get(clusterId);
         if (v != null) {
             return v;
         }
         return new BalancingViews.SledsView(clusterId, null, policies.sledsClasses(clusterId).stream()
-                .map(c -> new BalancingViews.SledsView.ClassView(c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
-                        c.demandBoundBytesPerSecond(), null, null, 0)).toList(), List.of(), List.of());
+                .map(c -> classView(clusterId, c, null, null, 0)).toList(), List.of(), List.of());
+    }
+
+    private BalancingViews.SledsView.ClassView classView(String clusterId, ServiceClass c, Double latencyMs, Boolean meetsSlo, int streams) {
+        SloCompliance.Tally t = compliance.tally(clusterId + "/" + c.id());
+        return new BalancingViews.SledsView.ClassView(c.id(), c.deliveryBoundMs(), c.demandBoundIops(), c.demandBoundBytesPerSecond(),
+                c.allowedMissPct(), latencyMs, meetsSlo, streams, t.windows(), t.missed(), t.compliant(c));
     }
 
     private BalancingViews.SledsView view(String clusterId, List<ServiceClass> classes, List<StreamSample> samples, Map<String, Stream> byId,
@@ -207,8 +226,7 @@ public class SledsControlLoop {
         List<BalancingViews.SledsView.ClassView> classViews = new ArrayList<>();
         for (ServiceClass c : classes) {
             Double latency = d.classLatencyMs().get(c.id());
-            classViews.add(new BalancingViews.SledsView.ClassView(c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
-                    c.demandBoundBytesPerSecond(), latency, latency == null ? null : !d.classesMissingSlo().contains(c.id()),
+            classViews.add(classView(clusterId, c, latency, latency == null ? null : !d.classesMissingSlo().contains(c.id()),
                     (int) samples.stream().filter(s -> s.classId().equals(c.id())).count()));
         }
         List<BalancingViews.SledsView.StreamView> streamViews = new ArrayList<>();

@@ -1410,7 +1410,7 @@ abstract class BalancingIntegrationSuite {
         Map<String, Object> s = settings("manual");
         s.put("serviceClasses", List.of(
                 Map.of("id", "tp", "deliveryBoundMs", 10, "demandBoundIops", 10_000, "demandBoundBytesPerSecond", 1e9),
-                Map.of("id", "bulk", "deliveryBoundMs", 1000, "demandBoundIops", 100, "demandBoundBytesPerSecond", 1e9)));
+                Map.of("id", "bulk", "deliveryBoundMs", 1000, "demandBoundIops", 100, "demandBoundBytesPerSecond", 1e9, "allowedMissPct", 0)));
         s.put("vmOverrides", List.of(Map.of("vmId", "vm-31", "behavior", "default", "serviceClass", "bulk"),
                 Map.of("vmId", "vm-32", "behavior", "default", "serviceClass", "tp")));
         try (SimulatedAgent a = new SimulatedAgent("localhost", grpc.port(), token)) {
@@ -1424,6 +1424,10 @@ abstract class BalancingIntegrationSuite {
                         .addSamples(window("vm-32", 2000, at, 50, 40))).build());
                 assertThat(next(session, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
             }
+            Map<String, Object> bad = new java.util.HashMap<>(s);
+            bad.put("serviceClasses", List.of(Map.of("id", "tp", "deliveryBoundMs", 10, "demandBoundIops", 10_000,
+                    "demandBoundBytesPerSecond", 1e9, "allowedMissPct", 101)));
+            assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", bad, 400).toString()).contains("allowedMissPct");
             call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
 
             ServerMessage limits = next(session, ServerMessage::hasThrottleLimits);
@@ -1436,6 +1440,16 @@ abstract class BalancingIntegrationSuite {
             });
             JsonNode sleds = call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200);
             assertThat(sleds.toString()).contains("\"id\":\"tp\"", "\"meetsSlo\":false", "over its demand bound");
+            // db's window missed tp's 10 ms (5 % of windows allowed by default): not compliant; web's met bulk's 1,000 ms
+            Map<String, JsonNode> classes = new java.util.HashMap<>();
+            sleds.get("classes").forEach(c -> classes.put(c.get("id").asText(), c));
+            assertThat(classes.get("tp").get("allowedMissPct").asDouble()).isEqualTo(5.0);
+            assertThat(classes.get("tp").get("windows").asInt()).isEqualTo(1);
+            assertThat(classes.get("tp").get("missedWindows").asInt()).isEqualTo(1);
+            assertThat(classes.get("tp").get("compliant").asBoolean(true)).isFalse();
+            assertThat(classes.get("bulk").get("allowedMissPct").asDouble()).isZero();
+            assertThat(classes.get("bulk").get("missedWindows").asInt()).isZero();
+            assertThat(classes.get("bulk").get("compliant").asBoolean(false)).isTrue();
             assertThat(sleds.get("streams")).hasSize(3).allSatisfy(st -> assertThat(st.get("datastoreName").asText()).isEqualTo("ds-a"));
             // web's disks share ds-a with db's: they compete with it (SLEDS §3)
             assertThat(sleds.get("actions").toString()).contains("competes with esx2/vm-32/2000 on datastore-11");
