@@ -2,6 +2,7 @@ package io.opensdrs.server.balancing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.AdvanceableClock;
 import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.bench.SimulatedAgent;
 import io.opensdrs.server.ingest.AgentGrpcServer;
@@ -31,11 +32,8 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.http.HttpMethod;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,34 +66,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Import(BalancingIntegrationSuite.Fixtures.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class BalancingIntegrationSuite {
-
-    /** A clock the test moves. */
-    static final class AdvanceableClock extends Clock {
-        private volatile Instant now = Instant.parse("2030-01-01T00:00:00Z");
-
-        void set(Instant t) {
-            now = t;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     @TestConfiguration
     static class Fixtures {

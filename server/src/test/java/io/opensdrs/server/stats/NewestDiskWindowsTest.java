@@ -1,37 +1,17 @@
 package io.opensdrs.server.stats;
 
+import io.opensdrs.server.AdvanceableClock;
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.DiskWindowStats;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class NewestDiskWindowsTest {
 
-    private final AtomicLong nowMs = new AtomicLong(1_000_000);
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(nowMs.get());
-        }
-    };
+    private final AdvanceableClock clock = new AdvanceableClock();
 
     private static DiskStatsBatch batch(long startMs, long ios, double latencyMs) {
         return DiskStatsBatch.newBuilder().setHost("esx1").addSamples(DiskWindowStats.newBuilder().setVm("vm-1").setDiskKey(2000)
@@ -56,9 +36,9 @@ class NewestDiskWindowsTest {
     void aDiskWhoseAgentWentQuietHasNoSampleOnceItsWindowIsOlderThanTheMaximumAge() {
         NewestDiskWindows newest = new NewestDiskWindows(clock);
         newest.record(batch(40_000, 2000, 5));
-        nowMs.addAndGet(60_000);
+        clock.advance(Duration.ofMinutes(1));
         assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isPresent();
-        nowMs.addAndGet(1);
+        clock.advance(Duration.ofMillis(1));
         assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isEmpty();
         assertThat(newest.of("vm-2/2000", Duration.ofMinutes(1))).isEmpty();
     }
