@@ -38,8 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The SLEDS controller loop (SPEC §3.5, SLEDS §4.2): every second, per cluster with service
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
- * bytes/s and mean latency of its newest statistics window ({@link NewestDiskWindows}; none
- * received within {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the stream is left out) — and
+ * bytes/s and mean latency of its newest statistics window ({@link NewestDiskWindows}, which keeps
+ * them for the VMs in a class from the step that finds them there; none received within
+ * {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the stream is left out) — and
  * {@link SledsController#step} turns samples and current limits into new limits (a stream's resource
  * is its disk's datastore: only streams on a datastore where a stream misses its SLO compete with
  * it); a host's agent gets its streams' limits (ThrottleLimits, generation monotonic) when they
@@ -109,6 +110,7 @@ public class SledsControlLoop {
     /** One controller step over every cluster; answers host → limits sent. */
     public synchronized Map<String, List<LeakyBucketLimit>> step() {
         Map<String, String> vmClass = policies.vmServiceClasses();
+        newest.watch(vmClass.keySet());
         if (vmClass.isEmpty() && delivered.isEmpty()) {
             // no VM in a class and nothing to lift: SLEDS is not in use, nothing to read each second
             lastStep.clear();

@@ -1386,6 +1386,17 @@ abstract class BalancingIntegrationSuite {
         try (SimulatedAgent a = new SimulatedAgent("localhost", grpc.port(), token)) {
             assertThat(a.register(agentId, "esx1", List.of("ds-a", "ds-b")).getAccepted()).isTrue();
             SimulatedAgent.Session session = a.openSession();
+            Map<String, Object> bad = new java.util.HashMap<>(s);
+            bad.put("serviceClasses", List.of(Map.of("id", "tp", "deliveryBoundMs", 10, "demandBoundIops", 10_000,
+                    "demandBoundBytesPerSecond", 1e9, "allowedMissPct", 101)));
+            assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", bad, 400).toString()).contains("allowedMissPct");
+            call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+            // the server keeps the newest windows of the VMs in a class from the controller's next step on
+            long stepDeadline = System.currentTimeMillis() + 20_000;
+            while (call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).path("at").isNull()
+                    && System.currentTimeMillis() < stepDeadline) {
+                Thread.sleep(100);
+            }
             long start = clock.millis() - 120_000;
             for (int w = 0; w < 6; w++) {
                 long at = start + w * 20_000L;
@@ -1394,11 +1405,6 @@ abstract class BalancingIntegrationSuite {
                         .addSamples(window("vm-32", 2000, at, 50, 40))).build());
                 assertThat(next(session, ServerMessage::hasAck).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
             }
-            Map<String, Object> bad = new java.util.HashMap<>(s);
-            bad.put("serviceClasses", List.of(Map.of("id", "tp", "deliveryBoundMs", 10, "demandBoundIops", 10_000,
-                    "demandBoundBytesPerSecond", 1e9, "allowedMissPct", 101)));
-            assertThat(call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", bad, 400).toString()).contains("allowedMissPct");
-            call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
 
             ServerMessage limits = next(session, ServerMessage::hasThrottleLimits);
             assertThat(limits).as("ThrottleLimits on esx1's agent").isNotNull();

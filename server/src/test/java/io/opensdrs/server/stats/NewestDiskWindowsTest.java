@@ -6,6 +6,7 @@ import io.opensdrs.shared.agent.v1.DiskWindowStats;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +23,7 @@ class NewestDiskWindowsTest {
     @Test
     void aDiskIsSampledAtItsNewestWindowNotAnOlderOneArrivingLate() {
         NewestDiskWindows newest = new NewestDiskWindows(clock);
+        newest.watch(Set.of("vm-1"));
         newest.record(batch(40_000, 2000, 5));
         newest.record(batch(20_000, 8000, 50));   // from an agent's buffer, after the newer one
         NewestDiskWindows.Window w = newest.of("vm-1/2000", Duration.ofMinutes(1)).orElseThrow();
@@ -35,11 +37,25 @@ class NewestDiskWindowsTest {
     @Test
     void aDiskWhoseAgentWentQuietHasNoSampleOnceItsWindowIsOlderThanTheMaximumAge() {
         NewestDiskWindows newest = new NewestDiskWindows(clock);
+        newest.watch(Set.of("vm-1"));
         newest.record(batch(40_000, 2000, 5));
         clock.advance(Duration.ofMinutes(1));
         assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isPresent();
         clock.advance(Duration.ofMillis(1));
         assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isEmpty();
         assertThat(newest.of("vm-2/2000", Duration.ofMinutes(1))).isEmpty();
+    }
+
+    /** Only the VMs in a service class are kept (the controller watches them): ingestion pays nothing for the others. */
+    @Test
+    void onlyTheWatchedVmsWindowsAreKeptAndAVmNoLongerWatchedLosesItsWindow() {
+        NewestDiskWindows newest = new NewestDiskWindows(clock);
+        newest.record(batch(20_000, 2000, 5));
+        assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isEmpty();
+        newest.watch(Set.of("vm-1"));
+        newest.record(batch(40_000, 2000, 5));
+        assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isPresent();
+        newest.watch(Set.of("vm-2"));
+        assertThat(newest.of("vm-1/2000", Duration.ofMinutes(1))).isEmpty();
     }
 }
