@@ -8,7 +8,6 @@ import io.opensdrs.agent.injector.IoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
 import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorResult;
-import io.opensdrs.shared.agent.v1.InvalidReason;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.List;
@@ -127,7 +126,7 @@ public final class DatastoreAgent implements AutoCloseable {
                     + " attempt=" + schedule.attempt() + " reason=\"" + schedule.reason() + "\"");
             // The first size's run decides the schedule: once its line exists, a later size aborted by
             // interference waits for the next scheduled run instead of retrying on a busy datastore.
-            boolean acceptable = false;
+            InjectorResult first = null;
             try (IoTarget target = targets.open()) {
                 for (int i = 0; i < injectors.size(); i++) {
                     InjectorResult r = injectors.get(i).run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
@@ -136,19 +135,17 @@ public final class DatastoreAgent implements AutoCloseable {
                             r.getFit().getInterceptMs(), r.getFit().getRSquared()) + " io_size_kb=" + r.getIoSizeKb());
                     results.accept(r);
                     if (i == 0) {
-                        acceptable = r.getValid() || r.getInvalidReason() == InvalidReason.THIN_PROVISIONED
-                                || r.getInvalidReason() == InvalidReason.R_SQUARED_BELOW_GATE;
+                        first = r;
                     }
                     if (!r.getValid()) {
                         break;
                     }
                 }
             }
-            long now = System.currentTimeMillis();
-            if (acceptable) {
-                schedule.completed(now);
+            if (first == null) {
+                schedule.backOff(System.currentTimeMillis());
             } else {
-                schedule.backOff(now);
+                schedule.finished(first, System.currentTimeMillis());
             }
         } catch (Exception e) {
             events.emit(ds, "inject-error", "error=\"" + e + "\"");

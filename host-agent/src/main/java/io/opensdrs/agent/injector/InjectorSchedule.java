@@ -1,5 +1,8 @@
 package io.opensdrs.agent.injector;
 
+import io.opensdrs.shared.agent.v1.InjectorResult;
+import io.opensdrs.shared.agent.v1.InvalidReason;
+
 import java.time.Duration;
 
 /**
@@ -62,6 +65,24 @@ public final class InjectorSchedule {
         nextDueMs = nowMs + backoffMs;
         backoffMs = Math.min(backoffMs * 2, maxBackoff.toMillis());
         attempt++;
+    }
+
+    /**
+     * A run ended with {@code first} as its first IO size's result. A model, or a thin LUN (reading
+     * it again finds it just as unallocated), settles the schedule until the next interval. A fit
+     * under the R² gate is tried once more after the back-off: a device whose latency is not linear
+     * in its outstanding IOs fails again and is left to the next interval, but a transient cause —
+     * the previous leader's injector still running for a moment after a handover (seen in the whole
+     * loop: R² 0.917 on a 7.2k spindle, then no model for minutes) — does not leave the datastore
+     * without a model for a day. Anything else (interference, lost leadership, an error) backs off.
+     */
+    public synchronized void finished(InjectorResult first, long nowMs) {
+        InvalidReason why = first.getValid() ? null : first.getInvalidReason();
+        if (why == null || why == InvalidReason.THIN_PROVISIONED || (why == InvalidReason.R_SQUARED_BELOW_GATE && attempt > 1)) {
+            completed(nowMs);
+        } else {
+            backOff(nowMs);
+        }
     }
 
     /** A run finished with a model (or with an invalid result that retrying soon would not fix). */

@@ -108,6 +108,26 @@ class WorkloadInjectorTest {
         assertThat(thin.invalid(80, 100)).isFalse();
     }
 
+    /** A fit under the R² gate is tried once more after the back-off, then left to the next interval; a model or a thin LUN settles at once. */
+    @Test
+    void aFitUnderTheGateIsTriedOnceMoreThenLeftToTheNextInterval() {
+        InjectorSchedule s = new InjectorSchedule(Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofMinutes(4), 0);
+        InjectorResult underGate = InjectorResult.newBuilder()
+                .setValid(false).setInvalidReason(InvalidReason.R_SQUARED_BELOW_GATE).build();
+        s.finished(underGate, 0);
+        assertThat(s.nextDueMs()).isEqualTo(60_000);
+        assertThat(s.attempt()).isEqualTo(2);
+        s.finished(underGate, 60_000);
+        assertThat(s.nextDueMs()).isEqualTo(60_000 + 86_400_000);
+        s.request(100_000, "administrator");
+        s.finished(InjectorResult.newBuilder().setValid(false)
+                .setInvalidReason(InvalidReason.THIN_PROVISIONED).build(), 100_000);
+        assertThat(s.nextDueMs()).isEqualTo(100_000 + 86_400_000);
+        s.request(200_000, "administrator");
+        s.finished(InjectorResult.newBuilder().setValid(true).build(), 200_000);
+        assertThat(s.nextDueMs()).isEqualTo(200_000 + 86_400_000);
+    }
+
     @Test
     void scheduleRunsAtOnceThenDailyAndBacksOffWhileBusy() {
         InjectorSchedule s = new InjectorSchedule(Duration.ofDays(1), Duration.ofMinutes(1), Duration.ofMinutes(4), 0);
