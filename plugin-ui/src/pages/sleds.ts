@@ -72,10 +72,10 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
   const members = h('div', { 'data-testid': 'sleds-members' });
   const classSelect = h('select', { id: 'sleds-member-class', class: 'clr-select', 'data-testid': 'sleds-member-class' }) as HTMLSelectElement;
 
-  const show = () => {
-    const classes = settings.serviceClasses ?? [];
+  /** What the controller measured: redrawn on every poll. */
+  const showMeasured = () => {
     clear(classesLive);
-    classesLive.append(classesTable(classes, view, (id) => void remove(id)));
+    classesLive.append(classesTable(settings.serviceClasses ?? [], view, (id) => void remove(id)));
     clear(streamsLive);
     clear(stepLive);
     if (view instanceof Error) {
@@ -84,9 +84,13 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
       streamsLive.append(streamsTable(view.streams));
       stepLive.append(stepSummary(view));
     }
+  };
+  /** What the settings hold: redrawn only when they change, so a poll never closes the class list under the pointer. */
+  const showSettings = () => {
     const chosen = classSelect.value;
     clear(classSelect);
-    classSelect.append(h('option', { value: '' }, 'none — not throttled, no SLO'), ...classes.map((k) => h('option', { value: k.id }, k.id)));
+    classSelect.append(h('option', { value: '' }, 'none — not throttled, no SLO'),
+      ...(settings.serviceClasses ?? []).map((k) => h('option', { value: k.id }, k.id)));
     if ([...classSelect.options].some((o) => o.value === chosen)) classSelect.value = chosen;
     clear(members);
     const inClass = (settings.vmOverrides ?? []).filter((o) => o.serviceClass != null);
@@ -94,6 +98,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
       { header: 'VM', cell: (o) => vmName(o.vmId) },
       { header: 'Service class', cell: (o) => o.serviceClass ?? '' },
     ], inClass, 'none — no VM is in a class, so SLEDS throttles nothing.', 'sleds-members-table'));
+    showMeasured();
   };
 
   /** Writes what {@code change} makes of the settings as the server holds them now, then shows them. */
@@ -107,7 +112,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
       status.append(errorBox(what, e));
     }
     view = await ctx.api.sleds(c.id).catch((e) => e as Error);
-    show();
+    showSettings();
   };
   const remove = (id: string) => save(`Remove class ${id}`, (s) => withoutServiceClass(s, id),
     `Class ${id} removed; its VMs are in no class now and their streams are no longer throttled.`);
@@ -119,7 +124,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
     const next = await ctx.api.sleds(c.id).catch((e) => e as Error);
     if (!shown) return;
     view = next;
-    show();
+    showMeasured();
     timer = setTimeout(() => void poll(), SLEDS_REFRESH_MS);
   };
   ctx.onLeave(() => {
@@ -184,7 +189,7 @@ export async function sledsPage(ctx: PageContext): Promise<HTMLElement> {
     void saveMember();
   });
 
-  show();
+  showSettings();
   return h('div', { 'data-testid': 'page-sleds' },
     header,
     status,
