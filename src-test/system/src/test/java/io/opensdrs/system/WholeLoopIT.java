@@ -163,6 +163,16 @@ class WholeLoopIT {
         long killedAt = System.currentTimeMillis();
         agents.get(leader).kill();
         SystemLoops.say("killed (SIGKILL) " + leader + ", the leader of gold-7k1");
+        try {
+            awaitNewLeader(agents, leader, killedAt);
+        } finally {
+            // the loop as the next tests need it: every host's agent reporting its VMs' IO and enforcing their limits
+            agents.get(leader).restart();
+            SystemLoops.say("restarted " + leader + "'s agent");
+        }
+    }
+
+    private void awaitNewLeader(Map<String, ManagedProcess> agents, String leader, long killedAt) throws Exception {
         long period = loop.settings().agentPeriod().toMillis();
         String old = leader;
         long[] newLeaderAt = {0};
@@ -236,6 +246,9 @@ class WholeLoopIT {
         String cluster = SystemLoops.clusterId(loop, "silver");
         String settingsPath = "/api/v1/clusters/" + cluster + "/settings";
         String sledsPath = "/api/v1/clusters/" + cluster + "/sleds";
+        // their hosts' agents report the streams and enforce the limits (the leader test killed one and restarted it)
+        assertThat(loop.agents().get("esx3").isAlive()).as("esx3's agent").isTrue();
+        assertThat(loop.agents().get("esx4").isAlive()).as("esx4's agent").isTrue();
         // the streams compete for one datastore: SLEDS tightens only streams sharing one with the stream that misses its SLO
         for (String vm : List.of("silver-web2", "silver-oltp1", "silver-oltp5")) {
             assertThat(loop.govc().diskFiles(vm).get(0)).as(vm + "'s disk in vCenter").startsWith("[silver-10k1]");
