@@ -21,16 +21,23 @@ public final class LeastSquaresFit {
     private final double rSquared;
     private final int observations;
     private final boolean intercept;
+    private final double[] residuals;
+    private final double[] fitted;
 
-    private LeastSquaresFit(OLSMultipleLinearRegression ols, int observations, boolean intercept) {
+    private LeastSquaresFit(OLSMultipleLinearRegression ols, double[] y, boolean intercept) {
         this.beta = ols.estimateRegressionParameters();
         this.standardErrors = ols.estimateRegressionParametersStandardErrors();
         this.unscaledCovariance = MatrixUtils.createRealMatrix(ols.estimateRegressionParametersVariance());
         this.errorVariance = ols.estimateErrorVariance();
         this.residualSumOfSquares = ols.calculateResidualSumOfSquares();
         this.rSquared = ols.calculateRSquared();
-        this.observations = observations;
+        this.observations = y.length;
         this.intercept = intercept;
+        this.residuals = ols.estimateResiduals();
+        this.fitted = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            fitted[i] = y[i] - residuals[i];
+        }
     }
 
     /**
@@ -48,12 +55,22 @@ public final class LeastSquaresFit {
         OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
         ols.setNoIntercept(!withIntercept);
         ols.newSampleData(y, design);
-        return new LeastSquaresFit(ols, design.length, withIntercept);
+        return new LeastSquaresFit(ols, y.clone(), withIntercept);
     }
 
     /** β in the order of the design columns, preceded by the constant when there is one. */
     public double[] coefficients() {
         return beta.clone();
+    }
+
+    /** eᵢ = yᵢ − ŷᵢ of the fitted observations, in their order. */
+    public double[] residuals() {
+        return residuals.clone();
+    }
+
+    /** ŷᵢ of the fitted observations, in their order. */
+    public double[] fittedValues() {
+        return fitted.clone();
     }
 
     public double residualSumOfSquares() {
@@ -92,11 +109,24 @@ public final class LeastSquaresFit {
      * the mean and would cover far fewer single measurements.
      */
     public double[] predictionInterval(double[] row, double confidence) {
+        return predictionInterval(row, confidence, ResidualVariance.constant(errorVariance));
+    }
+
+    /**
+     * As {@link #predictionInterval(double[], double)} with the new observation's own variance
+     * taken from {@code variance} at ŷ instead of the constant σ̂²:
+     * ŷ ± q · √(σ²(ŷ) + σ̂²·xᵀ(WᵀW)⁻¹x), q the larger of the t quantile and the standardized
+     * residuals' own ({@link ResidualVariance#quantile}).
+     */
+    public double[] predictionInterval(double[] row, double confidence, ResidualVariance variance) {
         RealVector x = augmented(row);
         double yHat = x.dotProduct(MatrixUtils.createRealVector(beta));
         double leverage = unscaledCovariance.operate(x).dotProduct(x);
-        double t = tQuantile(confidence);
-        double half = t * Math.sqrt(errorVariance * (1 + leverage));
+        // Never narrower than normal theory: a 95 % point read from a thousand residuals is itself
+        // uncertain (±0.1 at n = 1225), and in-sample residuals understate new ones.
+        double q = variance.quantile(confidence);
+        double t = Double.isNaN(q) ? tQuantile(confidence) : Math.max(q, tQuantile(confidence));
+        double half = t * Math.sqrt(variance.at(yHat) + errorVariance * leverage);
         return new double[] {yHat - half, yHat + half};
     }
 

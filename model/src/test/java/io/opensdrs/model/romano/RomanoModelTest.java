@@ -103,6 +103,36 @@ class RomanoModelTest {
         assertThat(inside / (double) n).isBetween(0.93, 0.97);
     }
 
+    /**
+     * Latency errors grow with latency (5 % of it here): intervals sized by one σ for the whole
+     * test vector would cover nearly every fast workload and too few slow ones; sized by the
+     * fitted latency ({@link io.opensdrs.model.stats.ResidualVariance}) they cover 95 % of both.
+     */
+    @Test
+    void intervalsFollowTheLatencyWhenErrorsGrowWithIt() {
+        Random rnd = new Random(23);
+        List<Observation> obs = new ArrayList<>();
+        for (int rep = 0; rep < 3; rep++) {
+            for (Workload w : testVector()) {
+                obs.add(new Observation(w, truth(w) * (1 + 0.05 * rnd.nextGaussian())));
+            }
+        }
+        RomanoModel model = new RomanoModel();
+        model.fit(obs);
+        List<double[]> held = new ArrayList<>(); // truth, inside
+        for (int i = 0; i < 4000; i++) {
+            Workload w = new Workload(1 + rnd.nextInt(64), 1 + rnd.nextInt(64), rnd.nextDouble(), rnd.nextDouble());
+            double t = truth(w);
+            double measured = t * (1 + 0.05 * rnd.nextGaussian());
+            held.add(new double[] {t, model.predict(w).latencyInterval().orElseThrow().contains(measured) ? 1 : 0});
+        }
+        held.sort(java.util.Comparator.comparingDouble(a -> a[0]));
+        double fast = held.subList(0, 2000).stream().mapToDouble(a -> a[1]).average().orElseThrow();
+        double slow = held.subList(2000, 4000).stream().mapToDouble(a -> a[1]).average().orElseThrow();
+        assertThat(fast).isBetween(0.92, 0.99);
+        assertThat(slow).isBetween(0.92, 0.99);
+    }
+
     @Test
     void lqSlopeIsLatencyPerOutstandingIo() {
         RomanoModel model = new RomanoModel();
