@@ -182,4 +182,27 @@ class MeritAnnealingTest {
         assertThat(MeritMetric.romano().of(p.latencies())).isLessThan(before);
         assertThat(new MeritAnnealing(7).plan(state).moves()).isEmpty();
     }
+
+    /**
+     * Romano's greedy order takes a move only if the merit falls even with the source's and
+     * destination's latencies at their intervals' upper ends. A busy, well-measured datastore
+     * (162 outstanding IOs, 56 ms, its model within ±0.1 ms) and an empty one whose model is
+     * uncertain (4.6 ms predicted for the disk, up to 34 ms): moving a small disk there lowers the
+     * merit at the point predictions (56.49 → 55.79 ms) and Eq. 11 pays on bounds (the busy
+     * datastore's many IOs each gain a little), but with the quiet one at its upper end the
+     * merit is 56.76 ms.
+     */
+    @Test
+    void doesNotMoveWhenTheMeritRisesAtTheIntervalsUpperEnds() {
+        Clusters c = Clusters.cluster()
+                .datastore("busy", 10_000, RomanoWorlds.fitted(0.3, 1, 0, 0.001), new io.opensdrs.balance.LatencyPercentiles(56, 56, 56))
+                .datastore("quiet", 10_000, RomanoWorlds.fitted(2.0, 2, 25), null);
+        for (int v = 0; v < 5; v++) {
+            c.vm("big" + v, "busy", 10, 32);
+        }
+        c.vm("small", "busy", 10, 2);
+        MovePlan plan = new MeritAnnealing(7).plan(c.build());
+        assertThat(plan.moves()).isEmpty();
+        assertThat(plan.notes()).anyMatch(n -> n.contains("intervals' upper ends"));
+    }
 }

@@ -19,6 +19,16 @@ public final class RomanoWorlds {
     }
 
     public static RomanoModel fitted(double speed, long seed) {
+        return fitted(speed, seed, 0);
+    }
+
+    /** As {@link #fitted(double, long)} with a further {@code noiseMs} of normal noise on every point: a model with wide intervals. */
+    public static RomanoModel fitted(double speed, long seed, double noiseMs) {
+        return fitted(speed, seed, noiseMs, 0.02);
+    }
+
+    /** With normal noise of {@code noiseMs} plus {@code relativeNoise} × the latency on every point. */
+    public static RomanoModel fitted(double speed, long seed, double noiseMs, double relativeNoise) {
         Random rnd = new Random(seed);
         List<Observation> obs = new ArrayList<>();
         for (int x = 0; x <= 100; x += 25) {
@@ -26,7 +36,7 @@ public final class RomanoWorlds {
                 for (int z = 1; z <= 64; z *= 4) {
                     for (int o = 1; o <= 64; o *= 2) {
                         Workload w = new Workload(o, z, r / 100.0, x / 100.0);
-                        obs.add(new Observation(w, Math.max(0.01, truth(speed, w) * (1 + 0.02 * rnd.nextGaussian()))));
+                        obs.add(new Observation(w, Math.max(0.01, truth(speed, w) * (1 + relativeNoise * rnd.nextGaussian()) + noiseMs * rnd.nextGaussian())));
                     }
                 }
             }
