@@ -55,6 +55,12 @@ public final class B2Command implements Callable<Integer> {
     @Option(names = "--injector-ios", defaultValue = "800", description = "IOs per injector point (default ${DEFAULT-VALUE})")
     long injectorIos;
 
+    @Option(names = "--reference-moves", defaultValue = "3",
+            description = "moves of the 'measured' reference row on the Romano-like and given worlds: each move the "
+                    + "one that lowers the mean datastore latency most when every candidate is measured in the testbed "
+                    + "(no model); 0 for no such row (default ${DEFAULT-VALUE})")
+    int referenceMoves;
+
     @Option(names = "--threads", description = "worker threads (default: available processors)")
     Integer threads;
 
@@ -71,6 +77,9 @@ public final class B2Command implements Callable<Integer> {
                 throw new IllegalArgumentException("unknown strategy '" + s + "' (--strategy); known: "
                         + String.join(", ", StrategyRegistry.withBuiltInStrategies().names()));
             }
+        }
+        if (referenceMoves < 0) {
+            throw new IllegalArgumentException("--reference-moves must be ≥ 0, was " + referenceMoves);
         }
         List<BalancingQualityBenchmark.GroupedWorld> list = new ArrayList<>();
         if (scenarios != null && !scenarios.isEmpty()) {
@@ -115,8 +124,8 @@ public final class B2Command implements Callable<Integer> {
         long t0 = System.nanoTime();
         BalancingQualityBenchmark.Result result;
         try {
-            result = new BalancingQualityBenchmark(names, BalancingSettings.defaults(), seed, injectorIos)
-                    .run(list, executor);
+            result = new BalancingQualityBenchmark(names, BalancingSettings.defaults(), seed, injectorIos,
+                    referenceMoves, java.util.Set.of(ROMANO_LIKE, GIVEN)).run(list, executor);
         } finally {
             executor.shutdownNow();
         }
@@ -156,6 +165,13 @@ public final class B2Command implements Callable<Integer> {
                         row.varianceChange() * 100, row.varianceChange() <= -0.8 ? "met" : "missed",
                         row.maxChange() * 100, row.maxChange() <= -0.75 ? "met" : "missed",
                         row.movesMean(), row.movesMean() <= 2.6 ? "met" : "missed");
+            }
+            if (row.strategy().equals(MeasuredGreedyReference.NAME)) {
+                out.printf(Locale.ROOT, "reference (%s): each move chosen by measuring every candidate in the testbed, at most "
+                                + "%d: mean %.1f %%, variance %.1f %%, max %.1f %%, %.2f moves — what single-VM moves can reach "
+                                + "on these devices without model error%n",
+                        row.group(), row.movesMax(), row.meanChange() * 100, row.varianceChange() * 100,
+                        row.maxChange() * 100, row.movesMean());
             }
         }
     }

@@ -59,12 +59,25 @@ public final class BalancingQualityBenchmark {
     private final BalancingSettings settings;
     private final long seed;
     private final long injectorIos;
+    private final int referenceMoves;
+    private final java.util.Set<String> referenceGroups;
 
     public BalancingQualityBenchmark(List<String> strategies, BalancingSettings settings, long seed, long injectorIos) {
+        this(strategies, settings, seed, injectorIos, 0, java.util.Set.of());
+    }
+
+    /**
+     * @param referenceMoves  moves of the {@link MeasuredGreedyReference} row (0: none)
+     * @param referenceGroups the world groups that get that row
+     */
+    public BalancingQualityBenchmark(List<String> strategies, BalancingSettings settings, long seed, long injectorIos,
+                                     int referenceMoves, java.util.Set<String> referenceGroups) {
         this.strategies = List.copyOf(strategies);
         this.settings = settings;
         this.seed = seed;
         this.injectorIos = injectorIos;
+        this.referenceMoves = referenceMoves;
+        this.referenceGroups = java.util.Set.copyOf(referenceGroups);
     }
 
     public Result run(List<GroupedWorld> worlds, ExecutorService executor) throws InterruptedException {
@@ -77,6 +90,11 @@ public final class BalancingQualityBenchmark {
             for (String strategy : strategies) {
                 futures.add(executor.submit(() -> trial.run(
                         gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), strategy, trialSeed)));
+            }
+            if (referenceMoves > 0 && referenceGroups.contains(gw.group())) {
+                MeasuredGreedyReference reference = new MeasuredGreedyReference(trial, referenceMoves);
+                futures.add(executor.submit(() -> reference.run(
+                        gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), trialSeed)));
             }
         }
         List<BalancingTrial.Outcome> outcomes = new ArrayList<>();

@@ -235,7 +235,7 @@ public final class BalancingTrial {
      * Each datastore's idle latency: what one 4 KiB random read sees on its device alone (the
      * injector's lowest point, Pesto §5.1) — the latency the next IO placed there would get.
      */
-    private Map<String, Double> idleLatencies(World world) {
+    Map<String, Double> idleLatencies(World world) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (Datastore ds : world.datastores()) {
             DeviceUnderTest device = new DeviceUnderTest(ds.name(), ds.profile(), ds.capacityBytes());

@@ -32,12 +32,13 @@ class BalancingQualityBenchmarkTest {
         ExecutorService executor = Executors.newFixedThreadPool(2);
         BalancingQualityBenchmark.Result r;
         try {
-            r = new BalancingQualityBenchmark(strategies, BalancingSettings.defaults(), 5, 200).run(worlds, executor);
+            r = new BalancingQualityBenchmark(strategies, BalancingSettings.defaults(), 5, 200, 1, Set.of("romano-like"))
+                    .run(worlds, executor);
         } finally {
             executor.shutdownNow();
         }
-        assertEquals(9, r.outcomes().size());
-        assertEquals(6, r.rows().size(), "one row per group and strategy");
+        assertEquals(9 + 2, r.outcomes().size(), "each strategy on each world, the measured reference on the Romano-like ones");
+        assertEquals(6 + 1, r.rows().size(), "one row per group and strategy, and the reference's");
         Set<String> seen = new HashSet<>();
         for (BalancingQualityBenchmark.Row row : r.rows()) {
             seen.add(row.strategy());
@@ -48,12 +49,16 @@ class BalancingQualityBenchmarkTest {
             assertTrue(row.movesMean() >= 0 && row.movesMean() <= row.movesMax(), row.toString());
             assertTrue(row.worseAnyShare() >= 0 && row.worseAnyShare() <= 1);
         }
-        assertEquals(Set.copyOf(strategies), seen);
+        assertEquals(Set.copyOf(List.of("basil", "pesto", "romano", MeasuredGreedyReference.NAME)), seen);
         for (BalancingTrial.Outcome o : r.outcomes()) {
             assertTrue(o.before().byDatastore().size() >= 1, o.toString());
             assertTrue(o.before().max() >= o.before().mean() && o.before().variance() >= 0, o.toString());
             if (o.moves() == 0) {
                 assertEquals(o.before(), o.after(), "no move, same steady state");
+            }
+            if (o.strategy().equals(MeasuredGreedyReference.NAME)) {
+                assertTrue(o.group().equals("romano-like") && o.moves() <= 1, o.toString());
+                assertTrue(o.after().mean() <= o.before().mean(), "the reference moves only to lower the mean: " + o);
             }
             assertEquals(o.moves(), o.plan().stream().filter(m -> !m.startsWith("note: ")).count(),
                     "the plan lists each move: " + o.plan());

@@ -1,0 +1,64 @@
+package io.opensdrs.bench;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.scenario.Scenario;
+import io.opensdrs.scenario.ScenarioCatalog;
+import io.opensdrs.scenario.VmSpec;
+import io.opensdrs.testbed.world.World;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MeasuredGreedyReferenceTest {
+
+    private final BalancingTrial trial = new BalancingTrial(new InjectorObservations(200, 5, null), BalancingSettings.defaults());
+
+    /**
+     * A Romano-like world placed at random: the reference makes moves, each lowering the
+     * measured mean datastore latency, and its "after" is what the testbed measures for the
+     * placement its plan describes.
+     */
+    @Test
+    void eachMoveLowersTheMeasuredMeanAndTheAfterIsThePlansPlacement() throws Exception {
+        Scenario world = BalancingWorlds.romanoLike(12, ScenarioCatalog.example("romano-testbed").datastores());
+        MeasuredGreedyReference reference = new MeasuredGreedyReference(trial, 2);
+        BalancingTrial.Outcome o = reference.run(world, "romano-like", 3);
+
+        assertThat(o.strategy()).isEqualTo(MeasuredGreedyReference.NAME);
+        assertThat(o.moves()).isBetween(1, 2);
+        assertThat(o.after().mean()).isLessThan(o.before().mean());
+        List<String> moves = o.plan().stream().filter(m -> !m.startsWith("note: ")).toList();
+        assertThat(moves).hasSize(o.moves());
+
+        Scenario replayed = BalancingWorlds.steady(world);
+        double previous = o.before().mean();
+        for (String move : moves) {
+            // "vm from→to: measured mean datastore latency a → b ms"
+            String vm = move.substring(0, move.indexOf(' '));
+            String to = move.substring(move.indexOf('→') + 1, move.indexOf(':'));
+            double reported = Double.parseDouble(move.substring(move.lastIndexOf('→') + 2, move.lastIndexOf(" ms")));
+            assertThat(reported).isLessThan(previous);
+            previous = reported;
+            List<VmSpec> vms = new ArrayList<>(replayed.vms());
+            for (int i = 0; i < vms.size(); i++) {
+                if (vms.get(i).name().equals(vm)) {
+                    vms.set(i, BalancingWorlds.placed(vms.get(i), to));
+                }
+            }
+            replayed = BalancingWorlds.withVms(replayed, replayed.name(), vms);
+        }
+        DatastoreLatencies measured = reference.measure(replayed, trial.idleLatencies(World.build(replayed)), 3);
+        assertThat(measured).isEqualTo(o.after());
+        assertThat(o.after().mean()).isCloseTo(previous, org.assertj.core.api.Assertions.within(0.01));
+    }
+
+    @Test
+    void needsAtLeastOneMove() {
+        assertThatThrownBy(() -> new MeasuredGreedyReference(trial, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("≥ 1");
+    }
+}
