@@ -127,9 +127,20 @@ public final class DatastoreAgent implements AutoCloseable {
             // The first size's run decides the schedule: once its line exists, a later size aborted by
             // interference waits for the next scheduled run instead of retrying on a busy datastore.
             InjectorResult first = null;
+            WorkloadInjector.LeaderGate gate = new WorkloadInjector.LeaderGate() {
+                @Override
+                public boolean mayContinue(String action) throws IOException {
+                    return election.verifyForLeaderAction(action);
+                }
+
+                @Override
+                public boolean holdsLease() {
+                    return election.holdsLease();
+                }
+            };
             try (IoTarget target = targets.open()) {
                 for (int i = 0; i < injectors.size(); i++) {
-                    InjectorResult r = injectors.get(i).run(target, ds, mode, schedule.attempt(), election::verifyForLeaderAction);
+                    InjectorResult r = injectors.get(i).run(target, ds, mode, schedule.attempt(), gate);
                     events.emit(ds, "inject-end", "valid=" + r.getValid() + " reason=" + r.getInvalidReason()
                             + String.format(" slope=%.5f intercept=%.4f r2=%.4f", r.getFit().getSlopeMsPerIo(),
                             r.getFit().getInterceptMs(), r.getFit().getRSquared()) + " io_size_kb=" + r.getIoSizeKb());

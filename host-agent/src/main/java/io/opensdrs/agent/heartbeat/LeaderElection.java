@@ -92,6 +92,15 @@ public final class LeaderElection implements AutoCloseable {
         void sleep(Duration d) throws InterruptedException;
     }
 
+    /**
+     * Until when (on {@link #nanoClock}) this host may go on issuing leader IO without asking the
+     * file: its last heartbeat write as leader plus the reclaim window. No other host can claim the
+     * block before it has seen it unchanged for that window, which starts no earlier than the
+     * write. {@link Long#MIN_VALUE} while not leading. Volatile: read per IO by the injector's
+     * threads, which must not wait for the heartbeat thread's lock (it is held across file IO).
+     */
+    private volatile long leaseUntilNanos = Long.MIN_VALUE;
+
     private final String datastore;
     private final String hostId;
     private final long incarnation;
@@ -197,6 +206,9 @@ public final class LeaderElection implements AutoCloseable {
         file.write(ownIndex, next);
         own = next;
         lastWriteNanos = now;
+        if (leader) {
+            leaseUntilNanos = now + timing.reclaimWindowNanos();
+        }
     }
 
     private void join(long now) throws IOException, InterruptedException {
@@ -241,6 +253,8 @@ public final class LeaderElection implements AutoCloseable {
         long generation = observations.maxGeneration(i) + 1;
         HeartbeatBlock claim = new HeartbeatBlock(hostId, generation, 0, wallClockMs.getAsLong(), incarnation,
                 (int) timing.period().toMillis(), false, 0, 0, 0);
+        // Taken before the write: a lease counted from it cannot outlast another host's reclaim window.
+        long writtenAt = nanoClock.getAsLong();
         file.write(i, claim);
         sleeper.sleep(timing.claimSettle());
         HeartbeatBlock.Decoded after = file.read(i);
@@ -249,7 +263,7 @@ public final class LeaderElection implements AutoCloseable {
         if (after.valid() && after.block().sameClaim(claim)) {
             own = claim;
             ownIndex = i;
-            lastWriteNanos = now;
+            lastWriteNanos = writtenAt;
             events.emit(datastore, "joined", "block=" + i + " generation=" + generation
                     + " previous=" + describe(previous));
             return true;
@@ -263,6 +277,7 @@ public final class LeaderElection implements AutoCloseable {
                 + " how=" + how + " found=" + describe(found));
         own = null;
         ownIndex = -1;
+        leaseUntilNanos = Long.MIN_VALUE;
         if (leader) {
             leader = false;
             events.emit(datastore, "follower", "reason=lost-block");
@@ -282,9 +297,12 @@ public final class LeaderElection implements AutoCloseable {
         leaderHost = leaderIndex < 0 ? "" : (leadsNow ? hostId : observations.last(leaderIndex).block().hostId());
         if (leadsNow && !leader) {
             leader = true;
+            // The claim just written (or the last heartbeat) starts the lease.
+            leaseUntilNanos = lastWriteNanos + timing.reclaimWindowNanos();
             events.emit(datastore, "leader", "block=" + ownIndex + " generation=" + own.generation());
         } else if (!leadsNow && leader) {
             leader = false;
+            leaseUntilNanos = Long.MIN_VALUE;
             events.emit(datastore, "follower", "leader=" + leaderHost);
         }
     }
@@ -333,6 +351,18 @@ public final class LeaderElection implements AutoCloseable {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Whether this host may issue its next leader IO: it leads and its lease
+     * ({@link #leaseUntilNanos}) has not run out. Lock-free and without file IO, so the injector
+     * asks before every read: a leader paused past the reclaim window (SIGSTOP, a VM freeze, a
+     * hung NFS server) stops issuing IO the moment it resumes, before its next read — the
+     * per-level {@link #verifyForLeaderAction} alone let it finish a whole level beside the new
+     * leader's injector. Only IOs already queued at the device when it paused overlap.
+     */
+    public boolean holdsLease() {
+        return nanoClock.getAsLong() < leaseUntilNanos;
     }
 
     public synchronized boolean isLeader() {

@@ -46,6 +46,15 @@ public final class WorkloadInjector {
     public interface LeaderGate {
         boolean mayContinue(String action) throws IOException;
 
+        /**
+         * Asked before every IO, from the IO threads, so it must be cheap (no file IO, no lock
+         * the heartbeat holds): false stops the level at once — this host's lease ran out, e.g.
+         * it was paused past the reclaim window and another host may already lead.
+         */
+        default boolean holdsLease() {
+            return true;
+        }
+
         LeaderGate ALWAYS = action -> true;
     }
 
@@ -132,7 +141,10 @@ public final class WorkloadInjector {
                 if (!gate.mayContinue("inject-level-" + level)) {
                     return invalid(result, InvalidReason.LOST_LEADERSHIP, "lost leadership before OIO " + level);
                 }
-                LevelRun run = runLevel(target, level, pool);
+                LevelRun run = runLevel(target, level, pool, gate);
+                if (!gate.holdsLease()) {
+                    return invalid(result, InvalidReason.LOST_LEADERSHIP, "leader lease ran out during OIO " + level);
+                }
                 total += run.ioCount() + run.zeroReadsDropped();
                 dropped += run.zeroReadsDropped();
                 double discrepancy = InterferenceCheck.discrepancy(level, run.measuredOio());
@@ -212,6 +224,11 @@ public final class WorkloadInjector {
      * {@link Settings#maxIosPerLevel()} IOs, and until each thread has completed {@link #MIN_IOS_PER_THREAD}.
      */
     public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool) throws IOException, InterruptedException {
+        return runLevel(target, oio, pool, LeaderGate.ALWAYS);
+    }
+
+    /** As {@link #runLevel(IoTarget, int, ExecutorService)}, each thread stopping before its next IO once {@code gate} loses the lease. */
+    public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool, LeaderGate gate) throws IOException, InterruptedException {
         int ioSize = Math.max(settings.ioSizeBytes(), target.alignment());
         long slots = (target.sizeBytes() - ioSize) / ioSize;
         if (slots < 1) {
@@ -226,7 +243,7 @@ public final class WorkloadInjector {
         for (int t = 0; t < oio; t++) {
             long seed = System.nanoTime() * 31 + t;
             futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline, belowMinimum, levelIos,
-                    new SplittableRandom(seed))));
+                    new SplittableRandom(seed), gate)));
         }
         IoRecorder all = new IoRecorder();
         try {
@@ -259,7 +276,8 @@ public final class WorkloadInjector {
      * level has completed its minimum.
      */
     private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long startNanos, long deadline,
-                                 AtomicInteger belowMinimum, AtomicLong levelIos, SplittableRandom random) throws IOException {
+                                 AtomicInteger belowMinimum, AtomicLong levelIos, SplittableRandom random,
+                                 LeaderGate gate) throws IOException {
         ByteBuffer buf = target.newBuffer(ioSize);
         IoRecorder rec = new IoRecorder();
         rec.lastCompletionNanos = startNanos;
@@ -267,7 +285,7 @@ public final class WorkloadInjector {
         long completed = 0;
         boolean promised = false;
         long cap = settings.maxIosPerLevel();
-        while ((now < deadline && levelIos.get() < cap) || belowMinimum.get() > 0) {
+        while (((now < deadline && levelIos.get() < cap) || belowMinimum.get() > 0) && gate.holdsLease()) {
             long offset = random.nextLong(slots) * ioSize;
             buf.clear().limit(ioSize);
             // The closed-loop promise (IoTarget#timedRead): while a thread of the level is short of its

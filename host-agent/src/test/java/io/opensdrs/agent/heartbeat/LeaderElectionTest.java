@@ -122,13 +122,19 @@ class LeaderElectionTest {
         await(() -> leaders(hs) == 1 && hs.stream().allMatch(h -> h.election.ownIndex() >= 0), Duration.ofSeconds(5));
         Host old = hs.stream().filter(h -> h.election.isLeader()).findFirst().orElseThrow();
         Host other = hs.stream().filter(h -> h != old).findFirst().orElseThrow();
+        assertThat(old.election.holdsLease()).as("the leader holds the lease").isTrue();
+        assertThat(other.election.holdsLease()).as("a follower never does").isFalse();
         long oldGeneration = old.election.generation();
         old.paused.set(true);
         await(() -> other.election.isLeader() && other.election.ownIndex() == 0, Duration.ofSeconds(3));
         assertThat(other.election.ownIndex()).isZero();
         assertThat(other.election.generation()).isGreaterThan(oldGeneration);
-        // The paused host still believes it leads; its fencing re-read must say no.
+        // The paused host still believes it leads, but its lease ran out before the other could
+        // claim: its injector would stop before its next IO, without reading the file.
         assertThat(old.election.isLeader()).isTrue();
+        assertThat(old.election.holdsLease()).isFalse();
+        assertThat(other.election.holdsLease()).isTrue();
+        // Its fencing re-read says no as well.
         assertThat(old.election.verifyForLeaderAction("inject")).isFalse();
         assertThat(old.election.isLeader()).isFalse();
         assertThat(old.election.ownIndex()).isEqualTo(-1);

@@ -90,6 +90,67 @@ class WorkloadInjectorTest {
         assertThat(r.getPointsCount()).isEqualTo(2);
     }
 
+    /**
+     * A lease that runs out mid-level (the host was paused past the reclaim window) stops every
+     * IO thread before its next read, not at the next level's fencing check: at most the reads
+     * already issued complete.
+     */
+    @Test
+    void aLeaseRunningOutStopsTheLevelBeforeTheNextIo() {
+        java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean lease = new java.util.concurrent.atomic.AtomicBoolean(true);
+        long cutAfter = 30;
+        WorkloadInjector.LeaderGate gate = new WorkloadInjector.LeaderGate() {
+            @Override
+            public boolean mayContinue(String action) {
+                return true; // the file still shows this host's claim: only the lease says no
+            }
+
+            @Override
+            public boolean holdsLease() {
+                if (asked.incrementAndGet() > cutAfter) {
+                    lease.set(false);
+                }
+                return lease.get();
+            }
+        };
+        SyntheticIoTarget device = device();
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        IoTarget counted = new IoTarget() {
+            @Override
+            public String describe() {
+                return device.describe();
+            }
+
+            @Override
+            public long sizeBytes() {
+                return device.sizeBytes();
+            }
+
+            @Override
+            public int alignment() {
+                return device.alignment();
+            }
+
+            @Override
+            public java.nio.ByteBuffer newBuffer(int ioSize) {
+                return device.newBuffer(ioSize);
+            }
+
+            @Override
+            public int read(java.nio.ByteBuffer buffer, long offset) throws java.io.IOException {
+                reads.incrementAndGet();
+                return device.read(buffer, offset);
+            }
+        };
+        InjectorResult r = new WorkloadInjector(QUICK).run(counted, "ds", InjectorMode.EMULATED, 1, gate);
+        assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.LOST_LEADERSHIP);
+        assertThat(r.getInvalidDetail()).contains("lease ran out during OIO 2");
+        // Each read follows a yes; a 150-ms level at 250 µs per read would otherwise issue hundreds.
+        assertThat(reads.get()).isBetween(1L, cutAfter);
+        assertThat(r.getPointsCount()).as("the level cut short is not reported").isZero();
+    }
+
     @Test
     void fitAndChecksArePestoFormulas() {
         io.opensdrs.model.stats.LineFit f = WorkloadInjector.fit(new double[] {2, 4, 8}, new double[] {1.5, 2.5, 4.5});
