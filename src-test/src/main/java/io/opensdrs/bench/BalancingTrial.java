@@ -58,7 +58,11 @@ public final class BalancingTrial {
      */
     public record Outcome(String world, String group, String strategy, DatastoreLatencies before,
                           DatastoreLatencies after, int moves, boolean settled, double copyHours, List<String> notes,
-                          List<String> plan) {
+                          List<String> plan, MeasuredGreedyReference.IntervalCheck intervals) {
+        public Outcome(String world, String group, String strategy, DatastoreLatencies before, DatastoreLatencies after,
+                       int moves, boolean settled, double copyHours, List<String> notes, List<String> plan) {
+            this(world, group, strategy, before, after, moves, settled, copyHours, notes, plan, null);
+        }
     }
 
     private static final class Finished extends RuntimeException {

@@ -1,5 +1,9 @@
 package io.opensdrs.bench;
 
+import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.balance.pesto.CostBenefit;
+import io.opensdrs.model.Prediction;
 import io.opensdrs.scenario.HostSpec;
 import io.opensdrs.scenario.InvalidScenarioException;
 import io.opensdrs.scenario.Scenario;
@@ -10,9 +14,11 @@ import io.opensdrs.testbed.world.World;
 import io.opensdrs.testbed.world.WorldRun;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * B2's reference row ({@value #NAME}), not a strategy: where a world gets with up to
@@ -44,10 +50,28 @@ final class MeasuredGreedyReference {
         this.maxMoves = maxMoves;
     }
 
+    /**
+     * How often romano's after-move predictions held what the testbed then measured: for every
+     * single-VM move from the world's first placement, each of the two datastores (where it
+     * carried IO before and after) predicted as the cost-benefit predicts it — its measured mean
+     * latency now plus the model's predicted change, with the after-prediction's 95 % interval
+     * ({@link CostBenefit#estimate}) — against its measured mean after.
+     */
+    record IntervalCheck(int sides, int inside) {
+        double share() {
+            return sides == 0 ? Double.NaN : (double) inside / sides;
+        }
+    }
+
     BalancingTrial.Outcome run(Scenario scenario, String group, long seed) throws InvalidScenarioException, InterruptedException {
         Scenario current = BalancingWorlds.steady(scenario);
         Map<String, Double> idle = trial.idleLatencies(World.build(current));
-        DatastoreLatencies before = measure(current, idle, seed);
+        List<List<DiskWindow>> beforeWindows = windows(current, seed);
+        DatastoreLatencies before = BalancingTrial.latencies(beforeWindows, idle);
+        WorkingPlacement predicted = new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "romano"));
+        Set<String> busyBefore = busy(beforeWindows);
+        int sides = 0;
+        int inside = 0;
         DatastoreLatencies now = before;
         List<String> plan = new ArrayList<>();
         int moves = 0;
@@ -65,7 +89,29 @@ final class MeasuredGreedyReference {
                     List<VmSpec> vms = new ArrayList<>(current.vms());
                     vms.set(v, BalancingWorlds.placed(vm, to));
                     Scenario candidate = BalancingWorlds.withVms(current, current.name(), vms);
-                    DatastoreLatencies measured = measure(candidate, idle, seed);
+                    List<List<DiskWindow>> windows = windows(candidate, seed);
+                    DatastoreLatencies measured = BalancingTrial.latencies(windows, idle);
+                    if (moves == 0) {
+                        Set<String> busyAfter = busy(windows);
+                        int[] disks = predicted.vmDisks(vmIndex(predicted, vm.name()));
+                        int src = predicted.datastoreIndex(from);
+                        int dst = predicted.datastoreIndex(to);
+                        Prediction[] after = {predicted.load(src).predictWith(null, disks, null),
+                                predicted.load(dst).predictWith(disks, null, null)};
+                        int[] side = {src, dst};
+                        for (int k = 0; k < 2; k++) {
+                            String ds = predicted.datastoreId(side[k]);
+                            if (busyBefore.contains(ds) && busyAfter.contains(ds)) {
+                                double shift = before.byDatastore().get(ds) - predicted.prediction(side[k]).latencyMs();
+                                Estimate e = CostBenefit.estimate(after[k]);
+                                double m = measured.byDatastore().get(ds);
+                                sides++;
+                                if (e.lower() + shift <= m && m <= e.upper() + shift) {
+                                    inside++;
+                                }
+                            }
+                        }
+                    }
                     if (measured.mean() < bestLatencies.mean() - 1e-9) {
                         best = candidate;
                         bestLatencies = measured;
@@ -83,7 +129,30 @@ final class MeasuredGreedyReference {
             plan.add(bestMove);
             moves++;
         }
-        return new BalancingTrial.Outcome(scenario.name(), group, NAME, before, now, moves, true, 0, List.of(), plan);
+        return new BalancingTrial.Outcome(scenario.name(), group, NAME, before, now, moves, true, 0, List.of(), plan,
+                new IntervalCheck(sides, inside));
+    }
+
+    private static int vmIndex(WorkingPlacement p, String vm) {
+        for (int v = 0; v < p.vmCount(); v++) {
+            if (p.vmId(v).equals(vm)) {
+                return v;
+            }
+        }
+        throw new IllegalStateException("VM " + vm + " is not in the cluster state");
+    }
+
+    /** The datastores that carried IO in the windows (a disk of theirs completed some). */
+    private static Set<String> busy(List<List<DiskWindow>> windows) {
+        Set<String> out = new HashSet<>();
+        for (List<DiskWindow> w : windows) {
+            for (DiskWindow d : w) {
+                if (d.ios() > 0 && !BalancingTrial.isCopy(d)) {
+                    out.add(d.datastore());
+                }
+            }
+        }
+        return out;
     }
 
     /** The datastores every disk of the VM could move to: those its host sees. */
@@ -99,6 +168,10 @@ final class MeasuredGreedyReference {
     /** The steady state of {@code s} over three windows, as BalancingTrial measures "before" and "after". */
     DatastoreLatencies measure(Scenario s, Map<String, Double> idle, long seed)
             throws InvalidScenarioException, InterruptedException {
+        return BalancingTrial.latencies(windows(s, seed), idle);
+    }
+
+    private static List<List<DiskWindow>> windows(Scenario s, long seed) throws InvalidScenarioException, InterruptedException {
         List<List<DiskWindow>> windows = new ArrayList<>();
         WorldRun run = WorldRun.create(World.build(s), WorldRun.Method.STEADY_STATE, seed);
         try {
@@ -111,6 +184,6 @@ final class MeasuredGreedyReference {
         } catch (Measured done) {
             // three windows, as BalancingTrial's "before" and "after"
         }
-        return BalancingTrial.latencies(windows, idle);
+        return windows;
     }
 }

@@ -29,6 +29,10 @@ class MeasuredGreedyReferenceTest {
         BalancingTrial.Outcome o = reference.run(world, "romano-like", 3);
 
         assertThat(o.strategy()).isEqualTo(MeasuredGreedyReference.NAME);
+        // Every single move from the first placement is checked on its datastores that carry IO.
+        int candidates = world.vms().size() * (world.datastores().size() - 1);
+        assertThat(o.intervals().sides()).isBetween(candidates, 2 * candidates);
+        assertThat(o.intervals().inside()).isBetween(0, o.intervals().sides());
         assertThat(o.moves()).isBetween(1, 2);
         assertThat(o.after().mean()).isLessThan(o.before().mean());
         List<String> moves = o.plan().stream().filter(m -> !m.startsWith("note: ")).toList();

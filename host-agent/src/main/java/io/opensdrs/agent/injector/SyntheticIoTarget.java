@@ -16,6 +16,7 @@ public final class SyntheticIoTarget implements IoTarget {
     private final long delayNanos;
     private final boolean zeros;
     private long nextFreeNanos;
+    private final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
 
     public SyntheticIoTarget(Duration service, Duration delay, boolean zeros) {
         this.serviceNanos = service.toNanos();
@@ -43,8 +44,14 @@ public final class SyntheticIoTarget implements IoTarget {
         return ByteBuffer.allocate(ioSize);
     }
 
+    /** Reads served so far (what a test of the injector's stopping rules counts). */
+    public long reads() {
+        return reads.get();
+    }
+
     @Override
     public int read(ByteBuffer buffer, long offset) {
+        reads.incrementAndGet();
         int n = buffer.remaining();
         if (zeros) {
             while (buffer.hasRemaining()) {

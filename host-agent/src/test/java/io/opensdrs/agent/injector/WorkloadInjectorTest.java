@@ -115,39 +115,11 @@ class WorkloadInjectorTest {
             }
         };
         SyntheticIoTarget device = device();
-        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
-        IoTarget counted = new IoTarget() {
-            @Override
-            public String describe() {
-                return device.describe();
-            }
-
-            @Override
-            public long sizeBytes() {
-                return device.sizeBytes();
-            }
-
-            @Override
-            public int alignment() {
-                return device.alignment();
-            }
-
-            @Override
-            public java.nio.ByteBuffer newBuffer(int ioSize) {
-                return device.newBuffer(ioSize);
-            }
-
-            @Override
-            public int read(java.nio.ByteBuffer buffer, long offset) throws java.io.IOException {
-                reads.incrementAndGet();
-                return device.read(buffer, offset);
-            }
-        };
-        InjectorResult r = new WorkloadInjector(QUICK).run(counted, "ds", InjectorMode.EMULATED, 1, gate);
+        InjectorResult r = new WorkloadInjector(QUICK).run(device, "ds", InjectorMode.EMULATED, 1, gate);
         assertThat(r.getInvalidReason()).isEqualTo(InvalidReason.LOST_LEADERSHIP);
         assertThat(r.getInvalidDetail()).contains("lease ran out during OIO 2");
         // Each read follows a yes; a 150-ms level at 250 µs per read would otherwise issue hundreds.
-        assertThat(reads.get()).isBetween(1L, cutAfter);
+        assertThat(device.reads()).isBetween(1L, cutAfter);
         assertThat(r.getPointsCount()).as("the level cut short is not reported").isZero();
     }
 
