@@ -29,6 +29,9 @@ import java.util.Locale;
  */
 public final class GreedyMoveOrder {
 
+    /** Dropped candidates noted one by one; the rest are counted (a run's notes are read by administrators). */
+    static final int NOTED_DROPS = 10;
+
     private final MeritMetric merit;
     private final boolean costBenefitFilter;
 
@@ -60,6 +63,7 @@ public final class GreedyMoveOrder {
             }
         }
         int made = 0;
+        int dropped = 0;
         // Per pending unit, its source's and destination's latency after the move, valid while
         // both datastores' loads are unchanged: after a move only candidates touching the two
         // datastores it changed are re-predicted (Romano: "updateMerit executes in O(1)").
@@ -120,8 +124,10 @@ public final class GreedyMoveOrder {
                                 pessimisticMerit(latency, src, dst, r), m)
                         : null;
                 if (refused != null) {
-                    b.note(String.format(Locale.ROOT, "not moved: %s from %s to %s (%s)", p.unitName(unit),
-                            p.datastoreName(src), p.datastoreName(dst), refused));
+                    if (++dropped <= NOTED_DROPS) {
+                        b.note(String.format(Locale.ROOT, "not moved: %s from %s to %s (%s)", p.unitName(unit),
+                                p.datastoreName(src), p.datastoreName(dst), refused));
+                    }
                     continue;
                 }
             }
@@ -136,6 +142,9 @@ public final class GreedyMoveOrder {
             b.add(unit, dst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()), r.cost(),
                     r.benefit(), false);
             made++;
+        }
+        if (dropped > NOTED_DROPS) {
+            b.note((dropped - NOTED_DROPS) + " more moves toward the annealed placement not made for the same reasons");
         }
         return made;
     }

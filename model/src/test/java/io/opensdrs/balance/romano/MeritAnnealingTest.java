@@ -205,4 +205,23 @@ class MeritAnnealingTest {
         assertThat(plan.moves()).isEmpty();
         assertThat(plan.notes()).anyMatch(n -> n.contains("intervals' upper ends"));
     }
+
+    /** A run's notes list at most {@link GreedyMoveOrder#NOTED_DROPS} dropped candidates one by one, then count the rest. */
+    @Test
+    void notesTheFirstDroppedCandidatesAndCountsTheRest() {
+        Clusters c = Clusters.cluster()
+                .datastore("busy", 10_000, RomanoWorlds.fitted(0.3, 1, 0, 0.001), new io.opensdrs.balance.LatencyPercentiles(56, 56, 56))
+                .datastore("quiet", 10_000, RomanoWorlds.fitted(2.0, 2, 25), null)
+                .datastore("quiet2", 10_000, RomanoWorlds.fitted(2.0, 3, 25), null)
+                .settings(BalancingSettings.builder().maxMovesPerRun(40).build());
+        for (int v = 0; v < 4; v++) {
+            c.vm("big" + v, "busy", 10, 32);
+        }
+        for (int v = 0; v < 30; v++) {
+            c.vm("small" + v, "busy", 10, 1);
+        }
+        MovePlan plan = new MeritAnnealing(7).plan(c.build());
+        assertThat(plan.notes().stream().filter(n -> n.startsWith("not moved: "))).hasSize(GreedyMoveOrder.NOTED_DROPS);
+        assertThat(plan.notes()).anyMatch(n -> n.matches("\\d+ more moves toward the annealed placement not made for the same reasons"));
+    }
 }
