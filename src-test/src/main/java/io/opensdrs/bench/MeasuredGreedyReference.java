@@ -29,6 +29,8 @@ import java.util.Set;
  * one-VM-at-a-time balancer that knew the devices exactly could reach with that many moves.
  * Greedy, so it bounds such balancers only roughly (a pair of moves can beat the best first
  * move); it says how much of a world's imbalance the testbed's devices let moves remove.
+ * Rules and space are not consulted (a VM moves with all its disks, to any datastore its host
+ * sees): on a given scenario with rules the reference may reach placements the product may not.
  */
 final class MeasuredGreedyReference {
     static final String NAME = "measured";
