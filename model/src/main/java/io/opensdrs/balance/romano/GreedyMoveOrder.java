@@ -119,10 +119,14 @@ public final class GreedyMoveOrder {
             if (costBenefitFilter) {
                 String refused = !r.worthwhile() ? "benefit's lower bound below the cost's upper bound"
                         : costBenefit.raisesPairLatency(unit, src, dst, r) ? "slows the destination more than it speeds up the source"
-                        : !(pessimisticMerit(latency, src, dst, r) < m) ? String.format(Locale.ROOT,
-                                "the merit at the intervals' upper ends (%.3f ms) is not below the current %.3f ms",
-                                pessimisticMerit(latency, src, dst, r), m)
                         : null;
+                if (refused == null) {
+                    double pessimistic = pessimisticMerit(latency, src, dst, r);
+                    if (!(pessimistic < m)) {
+                        refused = String.format(Locale.ROOT,
+                                "the merit at the intervals' upper ends (%.3f ms) is not below the current %.3f ms", pessimistic, m);
+                    }
+                }
                 if (refused != null) {
                     if (++dropped <= NOTED_DROPS) {
                         b.note(String.format(Locale.ROOT, "not moved: %s from %s to %s (%s)", p.unitName(unit),
