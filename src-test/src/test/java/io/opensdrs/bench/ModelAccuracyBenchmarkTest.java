@@ -53,7 +53,10 @@ class ModelAccuracyBenchmarkTest {
         ResidualSummary romano = r.pooled().get("romano");
         assertEquals(romano.count(), romano.withInterval(), "every romano prediction has an interval");
         assertTrue(romano.coverage() >= 0 && romano.coverage() <= 1);
-        assertTrue(Double.isNaN(r.pooled().get("pesto").coverage()), "pesto has no interval");
+        ResidualSummary pesto = r.pooled().get("pesto");
+        assertEquals(pesto.count(), pesto.withInterval(), "every fitted LQ line's prediction has an interval");
+        assertTrue(pesto.coverage() >= 0 && pesto.coverage() <= 1);
+        assertTrue(Double.isNaN(r.pooled().get("queueing").coverage()), "the queueing model has no interval");
 
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         B1Command.print(r, new PrintStream(buf, true, StandardCharsets.UTF_8));

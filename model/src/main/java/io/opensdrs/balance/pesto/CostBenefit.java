@@ -33,7 +33,9 @@ import io.opensdrs.model.Workload;
  * ("current latency and the fraction of load moved"). Units: ms·OIO·s.
  *
  * <p><b>Bounds</b> (beyond the seeds): each latency is an {@link Estimate}; observed values are
- * exact, predictions carry the model's interval (Romano's 95 % prediction interval). Eqs. 10
+ * exact, predictions carry the model's interval (Romano's 95 % prediction interval, a fitted LQ
+ * line's), and an observed latency shifted by a predicted change carries the change's error where
+ * the model knows it (the LQ line: {@link Prediction#relativeChangeError}). Eqs. 10
  * and 11 are monotone in every latency, so their bounds are the equations at the pessimistic
  * and optimistic ends. A move is worthwhile when the benefit's lower bound exceeds the cost's
  * upper bound ({@link BalancingSettings#costBenefitOnBounds()}), else when benefit &gt; cost.
@@ -96,9 +98,9 @@ public final class CostBenefit {
         double bLo = 0, bPt = 0, bHi = 0, cLo = 0, cPt = 0, cHi = 0;
         for (int k = 0; k < 3; k++) {
             Estimate lsb = sObs ? Estimate.exact(sp[k]) : estimate(sourceBefore);
-            Estimate lsa = anchored(sourceAfter, sourceBefore, sp[k]);
+            Estimate lsa = anchored(sourceAfter, sourceBefore, sp[k], sObs);
             Estimate ldb = dObs ? Estimate.exact(dp[k]) : estimate(destinationBefore);
-            Estimate lda = anchored(destinationAfter, destinationBefore, dp[k]);
+            Estimate lda = anchored(destinationAfter, destinationBefore, dp[k], dObs);
             // Eq. 11 — pessimistic end: sources' before low, afters high.
             bLo += qSrc * (lsb.lower() - lsa.upper()) - qDst * (lda.upper() - ldb.lower()) + qMig * (lsb.lower() - lda.upper());
             bPt += qSrc * (lsb.value() - lsa.value()) - qDst * (lda.value() - ldb.value()) + qMig * (lsb.value() - lda.value());
@@ -217,17 +219,47 @@ public final class CostBenefit {
         return new Estimate(v, Math.min(i.lower(), v), Math.max(i.upper(), v));
     }
 
-    /** A percentile after a change: the current percentile shifted by the model's predicted change (with its interval). */
-    static Estimate anchored(Prediction after, Prediction before, double currentPercentile) {
+    /**
+     * A latency after a change: the current one shifted by the model's predicted change. Where the
+     * current latency is observed and the model knows the error of its changes
+     * ({@link Prediction#relativeChangeError}), the bounds are the change's; otherwise they are the
+     * after-prediction's interval shifted (a level's error, which is all an unobserved datastore has).
+     */
+    public static Estimate anchored(Prediction after, Prediction before, double current, boolean observed) {
+        double shift = current - before.latencyMs();
+        double r = changeError(after, before);
+        if (observed && !Double.isNaN(r)) {
+            double change = after.latencyMs() - before.latencyMs();
+            double half = r * Math.abs(change);
+            return new Estimate(Math.max(0, current + change), Math.max(0, current + change - half),
+                    Math.max(0, current + change + half));
+        }
         Estimate e = estimate(after);
-        double shift = currentPercentile - before.latencyMs();
         return new Estimate(Math.max(0, e.value() + shift), Math.max(0, e.lower() + shift), Math.max(0, e.upper() + shift));
     }
 
-    /** The latency increase when the load becomes {@code with} (from {@code before}), with the interval of {@code with}. */
+    /**
+     * The latency increase when the load becomes {@code with} (from {@code before}): with the
+     * change's error when the model knows it, else with the interval of {@code with}. The copy only
+     * adds IOs, so the increase's lower bound is never below zero (a level interval reaching below
+     * the current latency would otherwise show the copy as speeding the datastore up).
+     */
     static Estimate increase(Prediction with, Prediction before, double currentPercentile) {
-        Estimate e = estimate(with);
         double base = before.latencyMs();
-        return new Estimate(e.value() - base, e.lower() - base, e.upper() - base);
+        double r = changeError(with, before);
+        Estimate e;
+        if (!Double.isNaN(r)) {
+            double change = with.latencyMs() - base;
+            e = new Estimate(change, change - r * Math.abs(change), change + r * Math.abs(change));
+        } else {
+            Estimate level = estimate(with);
+            e = new Estimate(level.value() - base, level.lower() - base, level.upper() - base);
+        }
+        return new Estimate(e.value(), Math.min(e.value(), Math.max(0, e.lower())), e.upper());
+    }
+
+    /** The relative error of the change between two predictions of one model; NaN when either lacks it. */
+    private static double changeError(Prediction a, Prediction b) {
+        return Math.max(a.relativeChangeError(), b.relativeChangeError());
     }
 }

@@ -2,16 +2,21 @@ package io.opensdrs.model.pesto;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.Interval;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.OioWeightedAggregation;
 import io.opensdrs.model.Workload;
+import io.opensdrs.model.stats.LeastSquaresFit;
 import io.opensdrs.model.stats.LineFit;
+import io.opensdrs.model.stats.ResidualVariance;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Pesto's device model (Gulati et al., SoCC'11): latency is linear in outstanding IOs,
@@ -30,6 +35,17 @@ import java.util.Map;
  * Why: fitted on the testbed's calibrated profiles a 1 MiB read weighs 107 reads of 4 KiB on the
  * SATA SSD and 3.8 on one spindle, and the 4-KiB line gave them the same weight (B2: destinations
  * predicted to rise 12 times less than measured).
+ *
+ * <p><b>Prediction interval</b> (beyond Pesto, which gives none): a fitted line's prediction
+ * carries the 95 % interval for one new measurement that least-squares theory gives at its
+ * effective OIO ({@link LeastSquaresFit#predictionInterval}), the residual variance proportional
+ * to the fitted latency squared ({@link ResidualVariance#proportional}: an error in the slope m is
+ * an error proportional to Q; an injector run has too few levels to estimate the exponent). The
+ * interval is built from the injector's own runs, so it states how well the line fits the
+ * device's random reads; it cannot know how far another workload's latency departs from the line
+ * (Romano's point), and B1 reports its coverage on Romano's test vector. A known line ({@link #of}: a default model, a paper's line) has no interval. A fitted
+ * line also states the relative error of the changes it predicts ({@link #changeError}), which
+ * the cost-benefit uses where a datastore's latency is observed and only its change is predicted.
  */
 public final class LqSlopeModel implements DatastoreModel {
 
@@ -41,10 +57,21 @@ public final class LqSlopeModel implements DatastoreModel {
     /** A finite K must lower the squared error by this share, else the size-blind line stays. */
     static final double SIZE_TERM_MIN_GAIN = 0.05;
 
+    /** Confidence of the prediction interval and of the change error. */
+    public static final double CONFIDENCE = 0.95;
+    /** Two levels of one IO size count as a change when the higher has at least this multiple of the lower's OIO. */
+    static final double CHANGE_STEP = 1.5;
+
     private final LqEstimator estimator;
     private final LinearityGate gate;
+
     private LineFit line;
     private double sizeScaleKb = Double.POSITIVE_INFINITY;
+    /** Ordinary least squares on the effective OIO, for the interval's leverage; null for a known line. */
+    private LeastSquaresFit spread;
+    private ResidualVariance residualVariance;
+    /** See {@link #changeError}; NaN for a known line or a run without two levels of one size. */
+    private double relativeChangeError = Double.NaN;
 
     public LqSlopeModel() {
         this(new OrdinaryLqEstimator(), LinearityGate.PESTO);
@@ -107,6 +134,23 @@ public final class LqSlopeModel implements DatastoreModel {
         }
         line = candidate;
         sizeScaleKb = k;
+        spread = null;
+        residualVariance = null;
+        relativeChangeError = changeError(q, z, l, line, k);
+        if (qe.length > 2) {
+            double[][] design = new double[qe.length][];
+            double[] fitted = new double[qe.length];
+            double[] residuals = new double[qe.length];
+            for (int i = 0; i < qe.length; i++) {
+                design[i] = new double[] {qe[i]};
+                fitted[i] = line.at(qe[i]);
+                residuals[i] = l[i] - fitted[i];
+            }
+            spread = LeastSquaresFit.of(design, l, true);
+            // The residuals are the drawn line's, which is the ordinary one unless a weighted
+            // estimator chose otherwise; the interval states the error of the line in use.
+            residualVariance = ResidualVariance.proportional(fitted, residuals, 2);
+        }
         Map<String, Double> parameters = new LinkedHashMap<>();
         parameters.put("m", line.slope());
         parameters.put("C", line.intercept());
@@ -114,6 +158,9 @@ public final class LqSlopeModel implements DatastoreModel {
         parameters.put("run_r2", ordinary.rSquared());
         if (Double.isFinite(sizeScaleKb)) {
             parameters.put("size_scale_kb", sizeScaleKb);
+        }
+        if (Double.isFinite(relativeChangeError)) {
+            parameters.put("change_error", relativeChangeError);
         }
         return new FitSummary(NAME + "/" + estimator.name(), line.rSquared(), parameters, q.length);
     }
@@ -157,7 +204,58 @@ public final class LqSlopeModel implements DatastoreModel {
     public Prediction predict(Workload workload) {
         requireFitted();
         double q = workload.outstandingIos();
-        return Prediction.of(q, line.at(q * sizeFactor(workload.ioSizeKb())), null);
+        double qe = q * sizeFactor(workload.ioSizeKb());
+        double latency = line.at(qe);
+        if (spread == null) {
+            return Prediction.of(q, latency, null, relativeChangeError);
+        }
+        double[] pi = spread.predictionInterval(new double[] {qe}, CONFIDENCE, residualVariance);
+        double half = (pi[1] - pi[0]) / 2;
+        // A latency is never negative; the normal interval does not know that.
+        double upper = Math.max(latency + half, 0);
+        return Prediction.of(q, latency, new Interval(Math.min(Math.max(latency - half, 0), upper), upper, CONFIDENCE),
+                relativeChangeError);
+    }
+
+    /**
+     * The relative error of a change the line predicts, read off the observations themselves: for
+     * each level of one IO size and the next level of that size at least {@link #CHANGE_STEP} times
+     * its OIO (the injector's levels double), the measured latency difference against the line's
+     * (|ΔL_measured / ΔL_line − 1|), and the {@link #CONFIDENCE} quantile of those. The line's
+     * change between two loads is m·ΔQ_effective, so an error in m — or in the size factor, which
+     * draws the 4-KiB and the 256-KiB runs through one intercept — is an error proportional to the
+     * change, whatever the level's own error. Levels of one size and OIO are averaged first; levels
+     * closer than the step (passive observations of a steady workload) would measure their noise,
+     * not the line's change. NaN with fewer than two such pairs.
+     */
+    static double changeError(double[] q, double[] z, double[] l, LineFit line, double k) {
+        Map<Double, TreeMap<Double, double[]>> bySize = new TreeMap<>();
+        for (int i = 0; i < q.length; i++) {
+            double[] sum = bySize.computeIfAbsent(z[i], s -> new TreeMap<>()).computeIfAbsent(q[i], s -> new double[2]);
+            sum[0] += l[i];
+            sum[1]++;
+        }
+        List<Double> errors = new ArrayList<>();
+        for (Map.Entry<Double, TreeMap<Double, double[]>> size : bySize.entrySet()) {
+            double factor = factor(k, size.getKey());
+            TreeMap<Double, double[]> levels = size.getValue();
+            for (Map.Entry<Double, double[]> level : levels.entrySet()) {
+                Map.Entry<Double, double[]> next = levels.ceilingEntry(level.getKey() * CHANGE_STEP);
+                if (next == null || !(level.getKey() > 0)) {
+                    continue;
+                }
+                double measured = next.getValue()[0] / next.getValue()[1] - level.getValue()[0] / level.getValue()[1];
+                double predicted = line.slope() * factor * (next.getKey() - level.getKey());
+                if (predicted > 0) {
+                    errors.add(Math.abs(measured / predicted - 1));
+                }
+            }
+        }
+        if (errors.size() < 2) {
+            return Double.NaN;
+        }
+        double[] sorted = errors.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return sorted[Math.max(0, (int) Math.ceil(CONFIDENCE * sorted.length) - 1)];
     }
 
     /** The K (KiB) whose effective OIO fits latency best by ordinary least squares; ∞ for a single size. */

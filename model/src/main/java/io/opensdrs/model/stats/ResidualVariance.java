@@ -82,6 +82,45 @@ public final class ResidualVariance {
         return new ResidualVariance(g0, g1, floor, Double.NaN, z);
     }
 
+    /**
+     * Harvey's form with the exponent fixed at γ1 = 2, errors proportional to the fitted value:
+     * σ²(ŷ) = s²·ŷ², s² = Σ(eᵢ/ŷᵢ)² / (n − p). For a fit from a few points (an injector run of
+     * ten or thirty levels), where ln eᵢ² is too noisy to estimate γ1 — its standard error is
+     * about 1 at thirty points, so the estimate can come out negative and the interval narrow
+     * where latency is large.
+     *
+     * @param parameters the regression's coefficient count p
+     */
+    public static ResidualVariance proportional(double[] fitted, double[] residuals, int parameters) {
+        if (fitted.length != residuals.length) {
+            throw new IllegalArgumentException(fitted.length + " fitted values, " + residuals.length + " residuals");
+        }
+        double floor = Double.POSITIVE_INFINITY;
+        for (double f : fitted) {
+            if (f > 0) {
+                floor = Math.min(floor, f);
+            }
+        }
+        int n = fitted.length;
+        if (n <= parameters || !Double.isFinite(floor)) {
+            throw new IllegalArgumentException("proportional residual variance needs more than " + parameters
+                    + " points with a positive fitted value, got " + n);
+        }
+        double s2 = 0;
+        for (int i = 0; i < n; i++) {
+            double r = residuals[i] / Math.max(fitted[i], floor);
+            s2 += r * r;
+        }
+        s2 /= n - parameters;
+        ResidualVariance v = new ResidualVariance(Math.log(Math.max(s2, 1e-300)), 2, floor, Double.NaN, null);
+        double[] z = new double[n];
+        for (int i = 0; i < n; i++) {
+            z[i] = Math.abs(residuals[i]) / Math.sqrt(v.at(fitted[i]));
+        }
+        java.util.Arrays.sort(z);
+        return new ResidualVariance(v.gamma0, 2, floor, Double.NaN, z);
+    }
+
     /** No dependence on the fitted value: σ²(ŷ) = σ̂². */
     public static ResidualVariance constant(double variance) {
         return new ResidualVariance(Double.NaN, Double.NaN, Double.NaN, variance, null);

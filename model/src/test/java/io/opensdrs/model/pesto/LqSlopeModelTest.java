@@ -120,4 +120,73 @@ class LqSlopeModelTest {
         assertThatThrownBy(() -> LqSlopeModel.of(M, C, 0)).hasMessageContaining("size_scale_kb");
         assertThat(LqSlopeModel.of(M, C, 16).sizeFactor(256)).isCloseTo(272.0 / 20, within(1e-12));
     }
+
+    /**
+     * A fitted line's 95 % interval holds about 95 % of new measurements of the injector's own
+     * workload, and is wider where latency is larger (the noise here is proportional to latency,
+     * as queueing makes it): the interval follows the fitted latency, not one σ for all Q.
+     */
+    @Test
+    void aFittedLinesIntervalHoldsNewMeasurementsOfItsWorkloadAndWidensWithLatency() {
+        Random rnd = new Random(11);
+        int inside = 0;
+        int total = 0;
+        double widthRatio = 0;
+        for (int trial = 0; trial < 40; trial++) {
+            LqSlopeModel model = new LqSlopeModel();
+            model.fit(injectorRun(rnd, 0.06, 1));
+            var low = model.predict(Workload.randomRead4k(2)).latencyInterval().orElseThrow();
+            var high = model.predict(Workload.randomRead4k(32)).latencyInterval().orElseThrow();
+            assertThat(high.upper() - high.lower()).as("trial %d", trial).isGreaterThan(low.upper() - low.lower());
+            widthRatio += (high.upper() - high.lower()) / (low.upper() - low.lower()) / 40;
+            for (Observation fresh : injectorRun(rnd, 0.06, 1)) {
+                var p = model.predict(fresh.workload());
+                assertThat(p.latencyInterval().orElseThrow().contains(p.latencyMs())).isTrue();
+                inside += p.latencyInterval().orElseThrow().contains(fresh.latencyMs()) ? 1 : 0;
+                total++;
+            }
+        }
+        assertThat((double) inside / total).isBetween(0.92, 0.98);
+        // latency at Q = 32 is 3.6 times that at Q = 2; one σ for all Q would give a ratio near 1
+        assertThat(widthRatio).isGreaterThan(2.5);
+    }
+
+    /**
+     * A device whose 256-KiB line has another intercept than its 4-KiB line (the demo's 10k
+     * spindle: m 11.97, C 8.48 at 4 KiB; m 21.09, C 2.84 at 256 KiB): the size factor draws both
+     * through one intercept, so a level is off by up to several ms and its interval is wide, while
+     * a change along the line is off by a few percent — what the change error states.
+     */
+    @Test
+    void aChangeAlongTheLineIsBetterKnownThanALevel() {
+        Random rnd = new Random(9);
+        List<Observation> obs = new ArrayList<>();
+        for (int q = 2; q <= 32; q *= 2) {
+            obs.add(new Observation(new Workload(q, 4, 1, 1), (11.97 * q + 8.48) * (1 + 0.01 * rnd.nextGaussian())));
+            obs.add(new Observation(new Workload(q, 256, 1, 1), (21.09 * q + 2.84) * (1 + 0.01 * rnd.nextGaussian())));
+        }
+        LqSlopeModel model = new LqSlopeModel();
+        assertThat(model.fit(obs).parameters()).containsKey("change_error");
+        var before = model.predict(new Workload(5, 4, 1, 1));
+        var after = model.predict(new Workload(10, 4, 1, 1));
+        double r = after.relativeChangeError();
+        assertThat(r).isBetween(0.0, 0.1);
+        double trueChange = 11.97 * 5;
+        double predictedChange = after.latencyMs() - before.latencyMs();
+        assertThat(Math.abs(predictedChange - trueChange)).isLessThanOrEqualTo(r * predictedChange);
+        var level = after.latencyInterval().orElseThrow();
+        assertThat((level.upper() - level.lower()) / 2).isGreaterThan(2 * r * predictedChange);
+        // passive observations of a steady workload (OIO 8 to 8.5, 5 % noise) beside the run: their
+        // differences are noise, not the line's change, and must not inflate the change error
+        List<Observation> withPassive = new ArrayList<>(obs);
+        for (int i = 0; i < 20; i++) {
+            double oio = 8 + 0.5 * rnd.nextDouble();
+            withPassive.add(new Observation(new Workload(oio, 4, 1, 1), (11.97 * oio + 8.48) * (1 + 0.05 * rnd.nextGaussian())));
+        }
+        LqSlopeModel refit = new LqSlopeModel();
+        refit.fit(withPassive);
+        assertThat(refit.predict(new Workload(10, 4, 1, 1)).relativeChangeError()).isBetween(0.0, 0.15);
+        // a known line has nothing to read a change error from
+        assertThat(LqSlopeModel.of(M, C).predict(Workload.randomRead4k(4)).relativeChangeError()).isNaN();
+    }
 }

@@ -98,4 +98,27 @@ class ResidualVarianceTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResidualVariance.fit(new double[3], new double[2], 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3 fitted values, 2 residuals");
     }
+
+    /** The proportional form recovers a 10 % relative error from few points, and refuses too few. */
+    @Test
+    void proportionalFormReadsTheRelativeErrorFromAFewPoints() {
+        Random rnd = new Random(5);
+        double[] f = new double[30];
+        double[] e = new double[30];
+        double s2 = 0;
+        for (int trial = 0; trial < 200; trial++) {
+            for (int i = 0; i < f.length; i++) {
+                f[i] = 5 + i;
+                e[i] = 0.1 * f[i] * rnd.nextGaussian();
+            }
+            ResidualVariance v = ResidualVariance.proportional(f, e, 2);
+            assertThat(v.exponent()).isEqualTo(2);
+            assertThat(v.at(40) / v.at(10)).isCloseTo(16, within(1e-9));
+            s2 += v.at(10) / 100 / 200;
+        }
+        // these are the true errors, not a fit's residuals, so the n − p divisor gives E[s²] = 0.01·n/(n − p)
+        assertThat(s2).isCloseTo(0.01 * 30 / 28, within(0.0005));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResidualVariance.proportional(new double[2], new double[2], 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 2 points");
+    }
 }
