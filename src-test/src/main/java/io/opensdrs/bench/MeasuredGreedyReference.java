@@ -53,13 +53,18 @@ final class MeasuredGreedyReference {
     }
 
     /**
-     * How often romano's after-move predictions held what the testbed then measured: for every
-     * single-VM move from the world's first placement, each of the two datastores (where it
-     * carried IO before and after) predicted as the cost-benefit predicts it — its measured mean
-     * latency now plus the model's predicted change, with the after-prediction's 95 % interval
-     * ({@link CostBenefit#estimate}) — against its measured mean after.
+     * How often the after-move predictions of romano's and pesto's models held what the testbed
+     * then measured: for every single-VM move from the world's first placement, each of the two
+     * datastores (where it carried IO before and after) predicted as the cost-benefit predicts it —
+     * its measured mean latency now shifted by the model's predicted change, with the bounds the
+     * cost-benefit gives that ({@link CostBenefit#anchored}: romano's after-prediction interval,
+     * pesto's change error) — against its measured mean after.
      */
-    record IntervalCheck(int sides, int inside) {
+    record IntervalCheck(Count romano, Count pesto) {
+    }
+
+    /** Datastores checked, and how many of them measured inside their predicted bounds. */
+    record Count(int sides, int inside) {
         double share() {
             return sides == 0 ? Double.NaN : (double) inside / sides;
         }
@@ -70,10 +75,12 @@ final class MeasuredGreedyReference {
         Map<String, Double> idle = trial.idleLatencies(World.build(current));
         List<List<DiskWindow>> beforeWindows = windows(current, seed);
         DatastoreLatencies before = BalancingTrial.latencies(beforeWindows, idle);
-        WorkingPlacement predicted = new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "romano"));
+        WorkingPlacement[] models = {
+                new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "romano")),
+                new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "pesto"))};
         Set<String> busyBefore = busy(beforeWindows);
-        int sides = 0;
-        int inside = 0;
+        int[] sides = new int[models.length];
+        int[] inside = new int[models.length];
         DatastoreLatencies now = before;
         List<String> plan = new ArrayList<>();
         int moves = 0;
@@ -95,21 +102,24 @@ final class MeasuredGreedyReference {
                     DatastoreLatencies measured = BalancingTrial.latencies(windows, idle);
                     if (moves == 0) {
                         Set<String> busyAfter = busy(windows);
-                        int[] disks = predicted.vmDisks(vmIndex(predicted, vm.name()));
-                        int src = predicted.datastoreIndex(from);
-                        int dst = predicted.datastoreIndex(to);
-                        Prediction[] after = {predicted.load(src).predictWith(null, disks, null),
-                                predicted.load(dst).predictWith(disks, null, null)};
-                        int[] side = {src, dst};
-                        for (int k = 0; k < 2; k++) {
-                            String ds = predicted.datastoreId(side[k]);
-                            if (busyBefore.contains(ds) && busyAfter.contains(ds)) {
-                                double shift = before.byDatastore().get(ds) - predicted.prediction(side[k]).latencyMs();
-                                Estimate e = CostBenefit.estimate(after[k]);
-                                double m = measured.byDatastore().get(ds);
-                                sides++;
-                                if (e.lower() + shift <= m && m <= e.upper() + shift) {
-                                    inside++;
+                        for (int i = 0; i < models.length; i++) {
+                            WorkingPlacement predicted = models[i];
+                            int[] disks = predicted.vmDisks(vmIndex(predicted, vm.name()));
+                            int src = predicted.datastoreIndex(from);
+                            int dst = predicted.datastoreIndex(to);
+                            Prediction[] after = {predicted.load(src).predictWith(null, disks, null),
+                                    predicted.load(dst).predictWith(disks, null, null)};
+                            int[] side = {src, dst};
+                            for (int k = 0; k < 2; k++) {
+                                String ds = predicted.datastoreId(side[k]);
+                                if (busyBefore.contains(ds) && busyAfter.contains(ds)) {
+                                    Estimate e = CostBenefit.anchored(after[k], predicted.prediction(side[k]),
+                                            before.byDatastore().get(ds), true);
+                                    double m = measured.byDatastore().get(ds);
+                                    sides[i]++;
+                                    if (e.lower() <= m && m <= e.upper()) {
+                                        inside[i]++;
+                                    }
                                 }
                             }
                         }
@@ -132,7 +142,7 @@ final class MeasuredGreedyReference {
             moves++;
         }
         return new BalancingTrial.Outcome(scenario.name(), group, NAME, before, now, moves, true, 0, List.of(), plan,
-                new IntervalCheck(sides, inside));
+                new IntervalCheck(new Count(sides[0], inside[0]), new Count(sides[1], inside[1])));
     }
 
     private static int vmIndex(WorkingPlacement p, String vm) {

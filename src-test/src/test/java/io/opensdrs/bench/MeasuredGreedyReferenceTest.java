@@ -31,8 +31,11 @@ class MeasuredGreedyReferenceTest {
         assertThat(o.strategy()).isEqualTo(MeasuredGreedyReference.NAME);
         // Every single move from the first placement is checked on its datastores that carry IO.
         int candidates = world.vms().size() * (world.datastores().size() - 1);
-        assertThat(o.intervals().sides()).isBetween(candidates, 2 * candidates);
-        assertThat(o.intervals().inside()).isBetween(0, o.intervals().sides());
+        for (MeasuredGreedyReference.Count c : List.of(o.intervals().romano(), o.intervals().pesto())) {
+            assertThat(c.sides()).isBetween(candidates, 2 * candidates);
+            assertThat(c.inside()).isBetween(0, c.sides());
+        }
+        assertThat(o.intervals().pesto().sides()).isEqualTo(o.intervals().romano().sides());
         assertThat(o.moves()).isBetween(1, 2);
         assertThat(o.after().mean()).isLessThan(o.before().mean());
         List<String> moves = o.plan().stream().filter(m -> !m.startsWith("note: ")).toList();
