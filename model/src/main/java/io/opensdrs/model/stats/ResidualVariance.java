@@ -43,15 +43,7 @@ public final class ResidualVariance {
      * @param constantVariance σ̂², used when no dependence on ŷ can be estimated
      */
     public static ResidualVariance fit(double[] fitted, double[] residuals, double constantVariance) {
-        if (fitted.length != residuals.length) {
-            throw new IllegalArgumentException(fitted.length + " fitted values, " + residuals.length + " residuals");
-        }
-        double floor = Double.POSITIVE_INFINITY;
-        for (double f : fitted) {
-            if (f > 0) {
-                floor = Math.min(floor, f);
-            }
-        }
+        double floor = smallestPositive(fitted, residuals);
         // A residual of exactly zero has ln e² = −∞; read it as a tiny fraction of σ̂.
         double tiny = Math.max(1e-12, 1e-8 * constantVariance);
         int n = fitted.length;
@@ -73,13 +65,7 @@ public final class ResidualVariance {
         }
         double g1 = (n * sxy - sx * sy) / den;
         double g0 = (sy - g1 * sx) / n + LOG_CHI2_BIAS;
-        ResidualVariance v = new ResidualVariance(g0, g1, floor, Double.NaN, null);
-        double[] z = new double[n];
-        for (int i = 0; i < n; i++) {
-            z[i] = Math.abs(residuals[i]) / Math.sqrt(v.at(fitted[i]));
-        }
-        java.util.Arrays.sort(z);
-        return new ResidualVariance(g0, g1, floor, Double.NaN, z);
+        return withStandardized(g0, g1, floor, fitted, residuals);
     }
 
     /**
@@ -92,15 +78,7 @@ public final class ResidualVariance {
      * @param parameters the regression's coefficient count p
      */
     public static ResidualVariance proportional(double[] fitted, double[] residuals, int parameters) {
-        if (fitted.length != residuals.length) {
-            throw new IllegalArgumentException(fitted.length + " fitted values, " + residuals.length + " residuals");
-        }
-        double floor = Double.POSITIVE_INFINITY;
-        for (double f : fitted) {
-            if (f > 0) {
-                floor = Math.min(floor, f);
-            }
-        }
+        double floor = smallestPositive(fitted, residuals);
         int n = fitted.length;
         if (n <= parameters || !Double.isFinite(floor)) {
             throw new IllegalArgumentException("proportional residual variance needs more than " + parameters
@@ -112,13 +90,32 @@ public final class ResidualVariance {
             s2 += r * r;
         }
         s2 /= n - parameters;
-        ResidualVariance v = new ResidualVariance(Math.log(Math.max(s2, 1e-300)), 2, floor, Double.NaN, null);
-        double[] z = new double[n];
-        for (int i = 0; i < n; i++) {
+        return withStandardized(Math.log(Math.max(s2, 1e-300)), 2, floor, fitted, residuals);
+    }
+
+    /** The smallest positive fitted value (∞ when none is), after checking the two arrays pair up. */
+    private static double smallestPositive(double[] fitted, double[] residuals) {
+        if (fitted.length != residuals.length) {
+            throw new IllegalArgumentException(fitted.length + " fitted values, " + residuals.length + " residuals");
+        }
+        double floor = Double.POSITIVE_INFINITY;
+        for (double f : fitted) {
+            if (f > 0) {
+                floor = Math.min(floor, f);
+            }
+        }
+        return floor;
+    }
+
+    /** σ²(ŷ) = exp(γ0)·ŷ^γ1 with the fit's residuals standardized by it, for {@link #quantile}. */
+    private static ResidualVariance withStandardized(double g0, double g1, double floor, double[] fitted, double[] residuals) {
+        ResidualVariance v = new ResidualVariance(g0, g1, floor, Double.NaN, null);
+        double[] z = new double[fitted.length];
+        for (int i = 0; i < z.length; i++) {
             z[i] = Math.abs(residuals[i]) / Math.sqrt(v.at(fitted[i]));
         }
         java.util.Arrays.sort(z);
-        return new ResidualVariance(v.gamma0, 2, floor, Double.NaN, z);
+        return new ResidualVariance(g0, g1, floor, Double.NaN, z);
     }
 
     /** No dependence on the fitted value: σ²(ŷ) = σ̂². */
