@@ -24,13 +24,16 @@ import java.util.Set;
  * A B3 world at SDRS's configuration maximums (SPEC §4): one datastore cluster of 64
  * datastores and 9,000 disks (3 per VM, 80 % of VMs keep their VMDKs together), 32 hosts each
  * missing ~10 % of the datastores, VM and VMDK anti-affinity rules, a skew that overloads
- * the first eighth of the datastores. Models: Pesto LQ lines, or Romano models fitted once to
- * a synthetic device law P = s·O·(0.5 + 0.6·X + Z/64) over Romano's test vector and shared
+ * the first eighth of the datastores. Models: Pesto LQ lines fitted to a synthetic injector run
+ * (4 and 256 KiB at OIO 2–32, as the agent's), so that each prediction carries its interval and
+ * change error as in production, or Romano models fitted to a synthetic device law
+ * P = s·O·(0.5 + 0.6·X + Z/64) over Romano's test vector; either kind fitted once and shared
  * read-only between clusters.
  */
 public final class ScaleWorld {
 
     private static volatile List<RomanoModel> romanoPool;
+    private static volatile List<LqSlopeModel> lqPool;
 
     private ScaleWorld() {
     }
@@ -65,6 +68,39 @@ public final class ScaleWorld {
             }
         }
         return romanoPool;
+    }
+
+    /**
+     * Sixteen LQ lines (m 0.02–0.12 ms per IO, C 1–6 ms, a 256-KiB IO weighing as 1 + 252/(K + 4)
+     * reads of 4 KiB with K 32–512 KiB), each fitted to an injector run with 0.5 % noise (the
+     * demo's injector runs fit with R² 0.998–1.000); fitted on first use.
+     */
+    static List<LqSlopeModel> lqPool() {
+        if (lqPool == null) {
+            synchronized (ScaleWorld.class) {
+                if (lqPool == null) {
+                    List<LqSlopeModel> pool = new ArrayList<>();
+                    Random rnd = new Random(2011);
+                    for (int k = 0; k < 16; k++) {
+                        double m = 0.02 + 0.1 * rnd.nextDouble();
+                        double c = 1 + 5 * rnd.nextDouble();
+                        double scale = 32 << rnd.nextInt(5);
+                        List<Observation> obs = new ArrayList<>();
+                        for (double z : LqSlopeModel.injectorIoSizesKb()) {
+                            for (int o = 2; o <= 32; o *= 2) {
+                                double truth = m * o * (scale + z) / (scale + LqSlopeModel.BASE_SIZE_KB) + c;
+                                obs.add(new Observation(new Workload(o, z, 1, 1), truth * (1 + 0.005 * rnd.nextGaussian())));
+                            }
+                        }
+                        LqSlopeModel model = new LqSlopeModel();
+                        model.fit(obs);
+                        pool.add(model);
+                    }
+                    lqPool = pool;
+                }
+            }
+        }
+        return lqPool;
     }
 
     public static ClusterState generate(String id, int datastores, int disks, boolean romano, long seed) {
@@ -136,10 +172,9 @@ public final class ScaleWorld {
             }
         }
         List<DatastoreState> list = new ArrayList<>();
-        List<RomanoModel> pool = romano ? romanoPool() : null;
+        List<? extends DatastoreModel> pool = romano ? romanoPool() : lqPool();
         for (int j = 0; j < datastores; j++) {
-            DatastoreModel model = romano ? pool.get(rnd.nextInt(pool.size()))
-                    : LqSlopeModel.of(0.02 + 0.1 * rnd.nextDouble(), 1 + 5 * rnd.nextDouble());
+            DatastoreModel model = pool.get(rnd.nextInt(pool.size()));
             double capacity = 16_384;
             list.add(new DatastoreState(dsIds.get(j), capacity, used[j], true, io.opensdrs.balance.MaintenanceState.NORMAL,
                     model, null));
