@@ -32,75 +32,75 @@ import java.util.Set;
  */
 public final class ScaleWorld {
 
-    private static volatile List<RomanoModel> romanoPool;
-    private static volatile List<LqSlopeModel> lqPool;
-
     private ScaleWorld() {
     }
 
-    /** Eight fitted Romano models of devices 1×–8× apart (fitted on first use). */
+    /** Each pool is fitted when first asked for (the JVM initializes a holder class once, on first use). */
+    private static final class RomanoPool {
+        static final List<RomanoModel> MODELS = fitRomanoPool();
+    }
+
+    private static final class LqPool {
+        static final List<LqSlopeModel> MODELS = fitLqPool();
+    }
+
+    /** Eight fitted Romano models of devices 1×–8× apart. */
     static List<RomanoModel> romanoPool() {
-        if (romanoPool == null) {
-            synchronized (ScaleWorld.class) {
-                if (romanoPool == null) {
-                    List<RomanoModel> pool = new ArrayList<>();
-                    Random rnd = new Random(2012);
-                    for (int k = 0; k < 8; k++) {
-                        double speed = 0.005 * (1 + k);
-                        List<Observation> obs = new ArrayList<>();
-                        for (int x = 0; x <= 100; x += 25) {
-                            for (int r = 0; r <= 100; r += 50) {
-                                for (int z = 1; z <= 64; z *= 4) {
-                                    for (int o = 1; o <= 64; o *= 2) {
-                                        Workload w = new Workload(o, z, r / 100.0, x / 100.0);
-                                        double truth = speed * o * (0.5 + 0.6 * w.randomFraction() + z / 64.0);
-                                        obs.add(new Observation(w, Math.max(1e-3, truth * (1 + 0.02 * rnd.nextGaussian()))));
-                                    }
-                                }
-                            }
-                        }
-                        RomanoModel m = new RomanoModel();
-                        m.fit(obs);
-                        pool.add(m);
-                    }
-                    romanoPool = pool;
-                }
-            }
-        }
-        return romanoPool;
+        return RomanoPool.MODELS;
     }
 
     /**
      * Sixteen LQ lines (m 0.02–0.12 ms per IO, C 1–6 ms, a 256-KiB IO weighing as 1 + 252/(K + 4)
      * reads of 4 KiB with K 32–512 KiB), each fitted to an injector run with 0.5 % noise (the
-     * demo's injector runs fit with R² 0.998–1.000); fitted on first use.
+     * demo's injector runs fit with R² 0.998–1.000).
      */
     static List<LqSlopeModel> lqPool() {
-        if (lqPool == null) {
-            synchronized (ScaleWorld.class) {
-                if (lqPool == null) {
-                    List<LqSlopeModel> pool = new ArrayList<>();
-                    Random rnd = new Random(2011);
-                    for (int k = 0; k < 16; k++) {
-                        double m = 0.02 + 0.1 * rnd.nextDouble();
-                        double c = 1 + 5 * rnd.nextDouble();
-                        double scale = 32 << rnd.nextInt(5);
-                        List<Observation> obs = new ArrayList<>();
-                        for (double z : LqSlopeModel.injectorIoSizesKb()) {
-                            for (int o = 2; o <= 32; o *= 2) {
-                                double truth = m * o * (scale + z) / (scale + LqSlopeModel.BASE_SIZE_KB) + c;
-                                obs.add(new Observation(new Workload(o, z, 1, 1), truth * (1 + 0.005 * rnd.nextGaussian())));
-                            }
+        return LqPool.MODELS;
+    }
+
+    private static List<RomanoModel> fitRomanoPool() {
+        List<RomanoModel> pool = new ArrayList<>();
+        Random rnd = new Random(2012);
+        for (int k = 0; k < 8; k++) {
+            double speed = 0.005 * (1 + k);
+            List<Observation> obs = new ArrayList<>();
+            for (int x = 0; x <= 100; x += 25) {
+                for (int r = 0; r <= 100; r += 50) {
+                    for (int z = 1; z <= 64; z *= 4) {
+                        for (int o = 1; o <= 64; o *= 2) {
+                            Workload w = new Workload(o, z, r / 100.0, x / 100.0);
+                            double truth = speed * o * (0.5 + 0.6 * w.randomFraction() + z / 64.0);
+                            obs.add(new Observation(w, Math.max(1e-3, truth * (1 + 0.02 * rnd.nextGaussian()))));
                         }
-                        LqSlopeModel model = new LqSlopeModel();
-                        model.fit(obs);
-                        pool.add(model);
                     }
-                    lqPool = pool;
                 }
             }
+            RomanoModel m = new RomanoModel();
+            m.fit(obs);
+            pool.add(m);
         }
-        return lqPool;
+        return List.copyOf(pool);
+    }
+
+    private static List<LqSlopeModel> fitLqPool() {
+        List<LqSlopeModel> pool = new ArrayList<>();
+        Random rnd = new Random(2011);
+        for (int k = 0; k < 16; k++) {
+            double m = 0.02 + 0.1 * rnd.nextDouble();
+            double c = 1 + 5 * rnd.nextDouble();
+            double scale = 32 << rnd.nextInt(5);
+            List<Observation> obs = new ArrayList<>();
+            for (double z : LqSlopeModel.injectorIoSizesKb()) {
+                for (int o = 2; o <= 32; o *= 2) {
+                    double truth = m * o * (scale + z) / (scale + LqSlopeModel.BASE_SIZE_KB) + c;
+                    obs.add(new Observation(new Workload(o, z, 1, 1), truth * (1 + 0.005 * rnd.nextGaussian())));
+                }
+            }
+            LqSlopeModel model = new LqSlopeModel();
+            model.fit(obs);
+            pool.add(model);
+        }
+        return List.copyOf(pool);
     }
 
     public static ClusterState generate(String id, int datastores, int disks, boolean romano, long seed) {
