@@ -94,6 +94,7 @@ public final class PacedWorld implements AutoCloseable {
     private final Map<String, Integer> keyByDiskId = new LinkedHashMap<>();
     private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
     private final List<Consumer<WindowReport>> windowListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<WindowReport>> secondListeners = new CopyOnWriteArrayList<>();
     private final List<IoClient> holdingClients = new java.util.ArrayList<>();
     private final Map<String, long[]> injectorIos = new HashMap<>();
     private final Thread engine;
@@ -120,6 +121,12 @@ public final class PacedWorld implements AutoCloseable {
                 keyByDiskId.put(id, FIRST_DISK_KEY + i);
             }
         }
+        run.onSecond((start, disks) -> {
+            WindowReport report = new WindowReport(start, disks, List.of());
+            for (Consumer<WindowReport> l : secondListeners) {
+                l.accept(report);
+            }
+        });
         this.engine = new Thread(this::runEngine, "testbed-engine");
         this.engine.setDaemon(true);
     }
@@ -190,6 +197,15 @@ public final class PacedWorld implements AutoCloseable {
 
     public void removeWindowListener(Consumer<WindowReport> l) {
         windowListeners.remove(l);
+    }
+
+    /** Each simulated second's statistics of every virtual disk (no datastore totals). */
+    public void addSecondListener(Consumer<WindowReport> l) {
+        secondListeners.add(l);
+    }
+
+    public void removeSecondListener(Consumer<WindowReport> l) {
+        secondListeners.remove(l);
     }
 
     public IoClient newIoClient() {

@@ -76,8 +76,18 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
 
     @Override
     public void streamHostStats(HostRequest request, StreamObserver<HostStatsWindow> response) {
+        streamHost(request.getHost(), response, paced::addWindowListener, paced::removeWindowListener);
+    }
+
+    @Override
+    public void streamHostSeconds(HostRequest request, StreamObserver<HostStatsWindow> response) {
+        streamHost(request.getHost(), response, paced::addSecondListener, paced::removeSecondListener);
+    }
+
+    /** The host's virtual disks in each report, one message per report, until the caller cancels. */
+    private void streamHost(String host, StreamObserver<HostStatsWindow> response, Consumer<Consumer<PacedWorld.WindowReport>> subscribe,
+                            Consumer<Consumer<PacedWorld.WindowReport>> unsubscribe) {
         ServerCallStreamObserver<HostStatsWindow> out = (ServerCallStreamObserver<HostStatsWindow>) response;
-        String host = request.getHost();
         Consumer<PacedWorld.WindowReport> listener = new Consumer<>() {
             @Override
             public void accept(PacedWorld.WindowReport report) {
@@ -94,15 +104,15 @@ public final class VScsiService extends VScsiGrpc.VScsiImplBase {
                 }
                 synchronized (out) {
                     if (out.isCancelled()) {
-                        paced.removeWindowListener(this);
+                        unsubscribe.accept(this);
                         return;
                     }
                     out.onNext(b.build());
                 }
             }
         };
-        out.setOnCancelHandler(() -> paced.removeWindowListener(listener));
-        paced.addWindowListener(listener);
+        out.setOnCancelHandler(() -> unsubscribe.accept(listener));
+        subscribe.accept(listener);
     }
 
     DiskWindowStats toProto(VirtualDisk d, DiskWindow w) {

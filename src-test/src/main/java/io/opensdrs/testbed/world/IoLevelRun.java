@@ -27,6 +27,14 @@ public final class IoLevelRun extends WorldRun {
     private final Map<String, WindowAccumulator> stats = new LinkedHashMap<>();
     private final Map<Relocation, Copy> copies = new LinkedHashMap<>();
     private final Map<String, long[]> submitted = new LinkedHashMap<>();
+    /** Each virtual disk's current second (SLEDS's per-stream samples); copies have none. */
+    private final Map<String, WindowAccumulator> seconds = new LinkedHashMap<>();
+    private SecondListener secondListener;
+
+    /** Receives each simulated second's statistics of every virtual disk (window_seconds 1). */
+    public interface SecondListener {
+        void second(double startMs, List<DiskWindow> disks);
+    }
 
     private final class Copy {
         final VirtualDiskWorkload reader;
@@ -71,12 +79,31 @@ public final class IoLevelRun extends WorldRun {
         for (VirtualDisk d : world.disks()) {
             WindowAccumulator acc = new WindowAccumulator(d.id(), 0);
             stats.put(d.id(), acc);
+            WindowAccumulator second = new WindowAccumulator(d.id(), 0);
+            seconds.put(d.id(), second);
             VirtualDiskWorkload loop = new VirtualDiskWorkload(sim, d.id(), d.sizeBytes(), d.workloadAt(0),
                     () -> new DiskLocation(d.datastore(), device(d.datastore()), d.baseOffset()),
-                    observer(acc, n -> { }), seed * 1_000_003L + d.id().hashCode());
+                    observer(acc, second), seed * 1_000_003L + d.id().hashCode());
             loops.put(d.id(), loop);
         }
         loops.values().forEach(VirtualDiskWorkload::start);
+    }
+
+    /** A virtual disk's IO counted in its window and in its second. */
+    private static IoObserver observer(WindowAccumulator acc, WindowAccumulator second) {
+        return new IoObserver() {
+            @Override
+            public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
+                acc.issued(now, diskOffset, sizeBytes, read);
+                second.issued(now, diskOffset, sizeBytes, read);
+            }
+
+            @Override
+            public void completed(double now, IoRequest io) {
+                acc.completed(now, io);
+                second.completed(now, io);
+            }
+        };
     }
 
     private static IoObserver observer(WindowAccumulator acc, java.util.function.LongConsumer bytesDone) {
@@ -92,6 +119,14 @@ public final class IoLevelRun extends WorldRun {
                 bytesDone.accept(io.sizeBytes());
             }
         };
+    }
+
+    /**
+     * Reports every simulated second from now on (null: none). Windows then advance a second at a
+     * time; without a listener each second's accumulation is discarded at the window's end.
+     */
+    public void onSecond(SecondListener listener) {
+        this.secondListener = listener;
     }
 
     public Simulation simulation() {
@@ -187,7 +222,20 @@ public final class IoLevelRun extends WorldRun {
             }
         }
         startPendingCopies();
-        clock.advanceTo(sim, endMs);
+        if (secondListener == null) {
+            clock.advanceTo(sim, endMs);
+            closeSeconds();
+        } else {
+            for (double t = startMs + 1_000; t <= endMs + 1e-6; t += 1_000) {
+                double secondStart = t - 1_000;
+                clock.advanceTo(sim, t);
+                List<DiskWindow> second = closeSeconds();
+                SecondListener l = secondListener;
+                if (l != null) {
+                    l.second(secondStart, second);
+                }
+            }
+        }
         List<DiskWindow> out = new ArrayList<>();
         for (Map.Entry<String, WindowAccumulator> e : new ArrayList<>(stats.entrySet())) {
             String id = e.getKey();
@@ -204,6 +252,12 @@ public final class IoLevelRun extends WorldRun {
             }
             out.add(e.getValue().close(sim.now(), ds));
         }
+        return out;
+    }
+
+    private List<DiskWindow> closeSeconds() {
+        List<DiskWindow> out = new ArrayList<>(seconds.size());
+        seconds.forEach((id, acc) -> out.add(acc.close(sim.now(), world.disk(id).datastore())));
         return out;
     }
 

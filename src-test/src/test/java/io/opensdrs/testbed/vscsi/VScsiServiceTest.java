@@ -149,6 +149,42 @@ class VScsiServiceTest {
     }
 
     @Test
+    void streamsEveryDiskOfTheHostEverySecondAndTheSecondsAddUpToTheirWindow() {
+        Iterator<HostStatsWindow> seconds = stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                .streamHostSeconds(HostRequest.newBuilder().setHost("esx1").build());
+        Iterator<HostStatsWindow> windows = stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                .streamHostStats(HostRequest.newBuilder().setHost("esx1").build());
+        HostStatsWindow window = windowAfter(windows, simNowMs());
+        double start = window.getWindowStartSimMs();
+        long ios = 0;
+        int count = 0;
+        double previous = Double.NaN;
+        while (true) {
+            HostStatsWindow s = seconds.next();
+            if (s.getWindowStartSimMs() < start) {
+                continue;
+            }
+            if (s.getWindowStartSimMs() >= start + 20_000) {
+                break;
+            }
+            if (!Double.isNaN(previous)) {
+                assertThat(s.getWindowStartSimMs() - previous).as("consecutive seconds").isEqualTo(1_000);
+            }
+            previous = s.getWindowStartSimMs();
+            assertThat(s.getSamplesCount()).isEqualTo(2);
+            DiskWindowStats vm1 = sample(s, "vm1");
+            assertThat(vm1.getWindowSeconds()).isEqualTo(1);
+            assertThat(vm1.getWindowStartMs()).isEqualTo(sample(window, "vm1").getWindowStartMs() + 1_000L * count);
+            assertThat(vm1.getIoCount()).as("2 OIO of 4 KiB random reads on a 7.2k disk: ~100 IOPS").isBetween(20L, 400L);
+            ios += vm1.getIoCount();
+            count++;
+        }
+        assertThat(count).isEqualTo(20);
+        // the same IOs counted by second and by window: the gateway's samples and the hypervisor's windows agree
+        assertThat(ios).isEqualTo(sample(window, "vm1").getIoCount());
+    }
+
+    @Test
     void injectedIosSeeTheDevicesLatency() throws Exception {
         // Closed loop at queue depth 1 on the idle ds-c, holding simulated time between IOs.
         ClosedLoopProbe.Result reference = ClosedLoopProbe.of("hgst-7k2", 3).effort(2000, 60_000)
