@@ -3,10 +3,12 @@ package io.opensdrs.balance.sleds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The SLEDS server's control step (Chambliss et al., SLEDS §4.2; SPEC §3.5), run every second
@@ -32,8 +34,9 @@ import java.util.Map;
  * <p>Demand bounds are the class's, its streams together (SLEDS §3: "bounds on demand apply to
  * the whole group, without restrictions on the relative allocation to each member", as the
  * delivery bound applies to the group's mean). A stream of a class over its demand bound is never
- * tightened below its share of that bound (its share of the class's IOPS, and of its bytes/s), so
- * the class keeps what its SLO promises it; others not below {@link #minimumIops} IOs per second,
+ * tightened below its max-min fair share of that bound ({@link MaxMinFairShare}, of the IOPS and of
+ * the bytes/s bound; a throttled stream asks for more than it gets), so the class keeps
+ * what its SLO promises it and its streams held back share it equally; others not below {@link #minimumIops} IOs per second,
  * nor below the bytes per second those IOs carry at the stream's mean IO size.
  */
 public final class SledsController {
@@ -74,30 +77,46 @@ public final class SledsController {
         }
     }
 
-    public Decision step(List<ServiceClass> classes, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
-        Map<String, ServiceClass> byId = new HashMap<>();
-        classes.forEach(c -> byId.put(c.id(), c));
-        Map<String, double[]> classStats = new LinkedHashMap<>();  // {Σ iops·latency, Σ iops, Σ bytes/s}
+    /** A class's streams together in one sample: IOPS-weighted mean response time, IOPS and bytes/s. */
+    public record ClassLoad(double latencyMs, double iops, double bytesPerSecond) {
+    }
+
+    /**
+     * Each sampled class's load (SLEDS §3: the delivery bound applies to the group's average
+     * response time, the demand bounds to the group's streams together).
+     */
+    public static Map<String, ClassLoad> classLoads(List<ServiceClass> classes, List<StreamSample> samples) {
+        Set<String> known = new HashSet<>();
+        classes.forEach(c -> known.add(c.id()));
+        Map<String, double[]> sums = new LinkedHashMap<>();  // {Σ iops·latency, Σ iops, Σ bytes/s}
         for (StreamSample s : samples) {
-            if (!byId.containsKey(s.classId())) {
+            if (!known.contains(s.classId())) {
                 throw new IllegalArgumentException("stream " + s.streamId() + " names unknown service class " + s.classId());
             }
-            double[] st = classStats.computeIfAbsent(s.classId(), k -> new double[3]);
+            double[] st = sums.computeIfAbsent(s.classId(), k -> new double[3]);
             st[0] += s.iops() * s.meanLatencyMs();
             st[1] += s.iops();
             st[2] += s.bytesPerSecond();
         }
+        Map<String, ClassLoad> out = new LinkedHashMap<>();
+        sums.forEach((id, st) -> out.put(id, new ClassLoad(st[1] > 0 ? st[0] / st[1] : 0, st[1], st[2])));
+        return out;
+    }
+
+    public Decision step(List<ServiceClass> classes, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
+        Map<String, ServiceClass> byId = new HashMap<>();
+        classes.forEach(c -> byId.put(c.id(), c));
+        Map<String, ClassLoad> loads = classLoads(classes, samples);
         Map<String, Double> latency = new HashMap<>();
         Map<String, SloCompliance.Outcome> outcomes = new HashMap<>();
         List<String> missing = new ArrayList<>();
-        for (Map.Entry<String, double[]> e : classStats.entrySet()) {
-            double l = e.getValue()[1] > 0 ? e.getValue()[0] / e.getValue()[1] : 0;
-            latency.put(e.getKey(), l);
-            outcomes.put(e.getKey(), SloCompliance.outcome(byId.get(e.getKey()), l, e.getValue()[1], e.getValue()[2]));
-            if (l > byId.get(e.getKey()).deliveryBoundMs()) {
-                missing.add(e.getKey());
+        loads.forEach((classId, load) -> {
+            latency.put(classId, load.latencyMs());
+            outcomes.put(classId, SloCompliance.outcome(byId.get(classId), load.latencyMs(), load.iops(), load.bytesPerSecond()));
+            if (load.latencyMs() > byId.get(classId).deliveryBoundMs()) {
+                missing.add(classId);
             }
-        }
+        });
         Map<String, LeakyBucketLimit> next = new LinkedHashMap<>();
         for (StreamSample s : samples) {
             next.put(s.streamId(), current.getOrDefault(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId())));
@@ -123,21 +142,20 @@ public final class SledsController {
         List<StreamSample> overDemand = new ArrayList<>();
         for (StreamSample s : competing) {
             ServiceClass c = byId.get(s.classId());
-            double[] st = classStats.get(s.classId());
-            if (st[1] > c.demandBoundIops() || st[2] > c.demandBoundBytesPerSecond()) {
+            ClassLoad load = loads.get(s.classId());
+            if (load.iops() > c.demandBoundIops() || load.bytesPerSecond() > c.demandBoundBytesPerSecond()) {
                 overDemand.add(s);
             }
         }
         if (!overDemand.isEmpty()) {
+            Map<String, double[]> fair = fairShares(byId, samples, current);
             for (StreamSample s : overDemand) {
-                // the class keeps its demand bound: each stream not below its share of it now, even if an earlier
+                // the class keeps its demand bound: each stream not below its fair share of it now, even if an earlier
                 // step, when its share was smaller, held it lower
-                ServiceClass c = byId.get(s.classId());
-                double[] st = classStats.get(s.classId());
                 LeakyBucketLimit old = next.get(s.streamId());
-                double iops = Math.max(c.demandBoundIops() * share(s.iops(), st[1]), Math.min(old.iopsLimit(), s.iops() * (1 - tightenStep)));
-                double bytes = Math.max(c.demandBoundBytesPerSecond() * share(s.bytesPerSecond(), st[2]),
-                        Math.min(old.bytesPerSecondLimit(), s.bytesPerSecond() * (1 - tightenStep)));
+                double[] f = fair.get(s.streamId());
+                double iops = Math.max(f[0], Math.min(old.iopsLimit(), s.iops() * (1 - tightenStep)));
+                double bytes = Math.max(f[1], Math.min(old.bytesPerSecondLimit(), s.bytesPerSecond() * (1 - tightenStep)));
                 tighten(next, s, iops, bytes, actions, "its class is over its demand bound", suffering);
             }
         } else {
@@ -155,8 +173,32 @@ public final class SledsController {
         return new Decision(next, actions, missing, Map.copyOf(latency), Map.copyOf(outcomes));
     }
 
-    private static double share(double part, double whole) {
-        return whole > 0 ? part / whole : 0;
+    /**
+     * Each stream's max-min fair share of its class's demand bounds, {IOPS, bytes/s}: an unthrottled
+     * stream asks for what it uses; a throttled one for more than it gets, as its demand is unknown —
+     * a sample under its limit may be a lull or the noise of a few IOs in a second (at 2.5 IOPS, 8 % of
+     * seconds see none), and taking it for the demand would cut the stream to nothing.
+     */
+    private Map<String, double[]> fairShares(Map<String, ServiceClass> byId, List<StreamSample> samples, Map<String, LeakyBucketLimit> current) {
+        Map<String, List<StreamSample>> byClass = new LinkedHashMap<>();
+        samples.forEach(s -> byClass.computeIfAbsent(s.classId(), k -> new ArrayList<>()).add(s));
+        Map<String, double[]> out = new HashMap<>();
+        byClass.forEach((classId, members) -> {
+            double[] iopsDemand = new double[members.size()];
+            double[] bytesDemand = new double[members.size()];
+            for (int i = 0; i < members.size(); i++) {
+                StreamSample s = members.get(i);
+                LeakyBucketLimit l = current.getOrDefault(s.streamId(), LeakyBucketLimit.unthrottled(s.streamId()));
+                iopsDemand[i] = Double.isFinite(l.iopsLimit()) ? Double.POSITIVE_INFINITY : s.iops();
+                bytesDemand[i] = Double.isFinite(l.bytesPerSecondLimit()) ? Double.POSITIVE_INFINITY : s.bytesPerSecond();
+            }
+            double[] iops = MaxMinFairShare.divide(byId.get(classId).demandBoundIops(), iopsDemand);
+            double[] bytes = MaxMinFairShare.divide(byId.get(classId).demandBoundBytesPerSecond(), bytesDemand);
+            for (int i = 0; i < members.size(); i++) {
+                out.put(members.get(i).streamId(), new double[] {iops[i], bytes[i]});
+            }
+        });
+        return out;
     }
 
     /**

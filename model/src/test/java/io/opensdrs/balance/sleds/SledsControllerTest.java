@@ -26,16 +26,18 @@ class SledsControllerTest {
         assertThat(d.classesMissingSlo()).containsExactly("gold");
         // IOPS-weighted: (900 x 20 + 100 x 20) / 1000
         assertThat(d.classLatencyMs()).containsEntry("gold", 18.0).containsEntry("bronze", 20.0);
-        assertThat(d.limits().get("b-hog").iopsLimit()).isEqualTo(720.0);     // 20 % step, not below its share, 180
-        assertThat(d.limits().get("b-ok").iopsLimit()).isEqualTo(80.0);
+        assertThat(d.limits().get("b-hog").iopsLimit()).isEqualTo(720.0);     // 20 % step, not below its fair share, 100
+        // b-ok asks for 100, no more than an equal part of the 200: its fair share is all of it, and the step stops there
+        assertThat(d.limits().get("b-ok").iopsLimit()).isEqualTo(100.0);
         assertThat(d.limits().get("g1").throttled()).isFalse();
     }
 
     /**
      * SLEDS §3: "bounds on demand apply to the whole group". Two bronze streams each under the
      * class's 200 IOPS but 250 together are over it; step after step they are held to 200
-     * together, each to its share (120 and 80), not below (bronze at 45 ms has no headroom under
-     * its 50-ms bound for the moderate-demand step to take more).
+     * together, each to its max-min fair share (100 and 100: both ask for more than that), not
+     * below (bronze at 45 ms has no headroom under its 50-ms bound for the moderate-demand step to
+     * take more).
      */
     @Test
     void theDemandBoundIsTheClassesItsStreamsTogetherHeldToTheirShares() {
@@ -48,18 +50,64 @@ class SledsControllerTest {
             limits = c.step(List.of(GOLD, BRONZE), samples, limits).limits();
             iops = new double[] {Math.min(iops[0], limits.get("b1").iopsLimit()), Math.min(iops[1], limits.get("b2").iopsLimit())};
         }
-        assertThat(limits.get("b1").iopsLimit()).isCloseTo(120.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(limits.get("b2").iopsLimit()).isCloseTo(80.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(limits.get("b1").iopsLimit()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(limits.get("b2").iopsLimit()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
         // b2's demand falls: with the class under its bound (160) b1 keeps its limit (bronze still meets its SLO); over it
-        // again (210) with b1's share grown, b1 is held to its new share of the 200, above the limit an earlier step gave it
+        // again (210), b2 using 30 of its 100: b2 is throttled, its demand unknown (a sample under its limit may be a lull),
+        // and it keeps its equal part; b1 is held to the other
         List<StreamSample> samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
                 new StreamSample("b1", "bronze", 120, 120 * 8192, 45), new StreamSample("b2", "bronze", 40, 40 * 8192, 45));
         SledsController.Decision d = c.step(List.of(GOLD, BRONZE), samples, limits);
-        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(120.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
         samples = List.of(new StreamSample("g1", "gold", 400, 4e6, 18),
                 new StreamSample("b1", "bronze", 180, 180 * 8192, 45), new StreamSample("b2", "bronze", 30, 30 * 8192, 45));
         d = c.step(List.of(GOLD, BRONZE), samples, d.limits());
-        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(200.0 * 180 / 210, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.limits().get("b1").iopsLimit()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.limits().get("b2").iopsLimit()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    /**
+     * Two bulk streams held to a 5-IOPS class bound, sampled every second: a few IOs a second, so
+     * each sample's split is noise. A split in proportion to those samples walked (each split a
+     * fixed point, the noise its steps) until one stream had nearly all; the fair share keeps both
+     * near half over a simulated hour.
+     */
+    @Test
+    void streamsHeldAtAClassBoundKeepEqualSharesUnderTheNoiseOfOneSecondSamples() {
+        ServiceClass tp = new ServiceClass("tp", 1, 10_000, 1e9);
+        ServiceClass bulk = new ServiceClass("bulk", 10_000, 5, 1e9);
+        SledsController c = new SledsController();
+        Map<String, LeakyBucketLimit> limits = Map.of();
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        double lowest = Double.POSITIVE_INFINITY;
+        for (int second = 0; second < 3600; second++) {
+            double[] counts = new double[2];
+            for (int i = 0; i < 2; i++) {
+                LeakyBucketLimit l = limits.get("o" + i);
+                double rate = l == null || !l.throttled() ? 25 : l.iopsLimit(); // 8 OIO unthrottled: ~25 IOPS
+                counts[i] = poisson(rnd, rate);
+            }
+            List<StreamSample> samples = List.of(new StreamSample("w", "tp", 40, 40 * 4096, 50, java.util.Set.of("ds")),
+                    new StreamSample("o0", "bulk", counts[0], counts[0] * 8192, 3000, java.util.Set.of("ds")),
+                    new StreamSample("o1", "bulk", counts[1], counts[1] * 8192, 3000, java.util.Set.of("ds")));
+            limits = c.step(List.of(tp, bulk), samples, limits).limits();
+            if (second >= 60) {
+                lowest = Math.min(lowest, Math.min(limits.get("o0").iopsLimit(), limits.get("o1").iopsLimit()));
+            }
+        }
+        assertThat(limits.get("o0").iopsLimit() + limits.get("o1").iopsLimit()).isLessThanOrEqualTo(5.0 * 1.25);
+        assertThat(lowest).as("the smaller limit after the first minute, over the hour").isGreaterThanOrEqualTo(1.0);
+    }
+
+    private static double poisson(java.util.SplittableRandom rnd, double mean) {
+        double l = Math.exp(-mean);
+        double p = 1;
+        int k = 0;
+        do {
+            k++;
+            p *= rnd.nextDouble();
+        } while (p > l);
+        return k - 1;
     }
 
     @Test
