@@ -131,6 +131,8 @@ export interface SledsStreamView {
   datastoreId: string;
   datastoreName: string;
   classId: string;
+  /** What the sample covers: 1 while the host's agent sends the stream's seconds, else its 20-s statistics window. */
+  windowSeconds: number;
   iops: number;
   bytesPerSecond: number;
   latencyMs: number;

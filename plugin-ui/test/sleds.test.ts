@@ -9,12 +9,13 @@ import { parseRoute } from '../src/route';
 const GOLD = { id: 'gold', deliveryBoundMs: 10, demandBoundIops: 500, demandBoundBytesPerSecond: 50 * 1024 * 1024, allowedMissPct: 5 };
 const BULK = { id: 'bulk', deliveryBoundMs: 1000, demandBoundIops: 100, demandBoundBytesPerSecond: 1024 * 1024, allowedMissPct: 0 };
 
-function stream(vmId: string, vmName: string, diskKey: number, classId: string, ds: [string, string], limit: number | null): SledsStreamView {
-  return { host: 'esx1', vmId, vmName, diskKey, datastoreId: ds[0], datastoreName: ds[1], classId, iops: 500, bytesPerSecond: 4096000,
+function stream(vmId: string, vmName: string, diskKey: number, classId: string, ds: [string, string], limit: number | null,
+  windowSeconds = 1): SledsStreamView {
+  return { host: 'esx1', vmId, vmName, diskKey, datastoreId: ds[0], datastoreName: ds[1], classId, windowSeconds, iops: 500, bytesPerSecond: 4096000,
     latencyMs: 5, iopsLimit: limit, bytesPerSecondLimit: limit == null ? null : limit * 8192 };
 }
 
-const STREAMS = [stream('vm-31', 'web', 2000, 'bulk', ['datastore-11', 'ds-a'], 400), stream('vm-32', 'db', 2000, 'gold', ['datastore-1', 'ds-one'], null)];
+const STREAMS = [stream('vm-31', 'web', 2000, 'bulk', ['datastore-11', 'ds-a'], 400), stream('vm-32', 'db', 2000, 'gold', ['datastore-1', 'ds-one'], null, 20)];
 
 describe('SLEDS settings edits', () => {
   it('a VM put in a class keeps its automation; taken out of every class with default automation, its entry goes', () => {
@@ -110,7 +111,9 @@ describe('service levels page', () => {
     expect(streams[0]).toContain('web');
     expect(streams[0]).toContain('ds-a');
     expect(streams[0]).toContain('400 IOPS');
+    expect(streams[0]).toContain('5.00 ms over 1 s');
     expect(streams[1]).toContain('unthrottled');
+    expect(streams[1]).toContain('over 20 s'); // its host's agent sends no seconds: the 20-s window stands for it
     expect(el.querySelector('[data-testid="sleds-actions"]')?.textContent).toBe('tighten web disk 2000 to 400 IOPS (its class is over its demand bound; competes with db disk 2000 on ds-one)');
     expect(rows(el, 'sleds-members-table')).toEqual(['dbgold']);
   });

@@ -229,7 +229,7 @@ function streamsTable(streams: SledsStreamView[]): HTMLElement {
     { header: 'Host', cell: (s) => s.host },
     { header: 'Datastore', cell: (s) => s.datastoreName },
     { header: 'Class', cell: (s) => s.classId },
-    { header: 'Measured', numeric: true, cell: (s) => `${f.iops(s.iops)}, ${f.bytes(s.bytesPerSecond)}/s, ${f.ms(s.latencyMs)}` },
+    { header: 'Measured (newest sample)', numeric: true, cell: (s) => `${f.iops(s.iops)}, ${f.bytes(s.bytesPerSecond)}/s, ${f.ms(s.latencyMs)} over ${s.windowSeconds} s` },
     { header: 'Limit (reads and writes together)', numeric: true, cell: (s) => (s.iopsLimit == null && s.bytesPerSecondLimit == null
       ? h('span', { class: 'muted' }, 'unthrottled')
       : badge(`${s.iopsLimit == null ? 'any IOPS' : f.iops(s.iopsLimit)}, ${s.bytesPerSecondLimit == null ? 'any rate' : `${f.bytes(s.bytesPerSecondLimit)}/s`}`, 'warning')) },

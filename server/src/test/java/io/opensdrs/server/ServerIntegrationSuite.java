@@ -14,6 +14,7 @@ import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.DatastoreState;
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
+import io.opensdrs.shared.agent.v1.StreamSamples;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.LqFit;
@@ -243,6 +244,17 @@ abstract class ServerIntegrationSuite {
             s.send(AgentMessage.newBuilder().setSeq(0).setDiskStats(good).build());
             assertThat(ack(s).getAck().getReason()).contains("seq");
             s.send(AgentMessage.newBuilder().setSeq(5).build());
+            assertThat(ack(s).getAck().getReason()).contains("body");
+            // live stream samples (SLEDS's seconds): seq 0, checked field by field, never acknowledged nor stored
+            StreamSamples live = StreamSamples.newBuilder().setHost("esx-v").addAllSamples(good.getSamplesList()).build();
+            s.send(AgentMessage.newBuilder().setSeq(7).setStreamSamples(live).build());
+            assertThat(ack(s).getAck().getReason()).isEqualTo("seq must be 0 for stream_samples (live samples are not numbered)");
+            s.send(AgentMessage.newBuilder().setStreamSamples(live.toBuilder().setSamples(1,
+                    live.getSamples(1).toBuilder().setMeanLatencyMs(-1))).build());
+            assertThat(ack(s).getAck().getReason()).isEqualTo("stream_samples.samples[1].mean_latency_ms must be a finite number >= 0, got -1.0");
+            s.send(AgentMessage.newBuilder().setStreamSamples(live).build());
+            s.send(AgentMessage.newBuilder().setSeq(6).build());
+            // the next ack is the bad message's: the valid live one got none
             assertThat(ack(s).getAck().getReason()).contains("body");
             assertThat(fingerprint()).isEqualTo(before);
             assertThat(a.register("someone-else", "esx-v", List.of()).getReason()).contains("agent_id");

@@ -17,6 +17,7 @@ import io.opensdrs.shared.agent.v1.CongestionThresholds;
 import io.opensdrs.shared.agent.v1.InjectorRequest;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
+import io.opensdrs.shared.agent.v1.SledsWatch;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
 import io.opensdrs.shared.agent.v1.VisibleDatastore;
 import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
@@ -27,6 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,6 +49,8 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
     private ManagedChannel vscsiChannel;
     private VScsiStatsSource stats;
     private volatile ServerSession session;
+    private long sledsWatchGeneration;
+    private Set<String> sledsWatched = Set.of();
 
     AgentConnections(String host, String agentId, AgentEvents events) {
         this.host = host;
@@ -76,6 +81,12 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
             ServerSession s = session;
             if (s != null) {
                 s.send(batch);
+            }
+        });
+        stats.addSecondListener(samples -> {
+            ServerSession s = session;
+            if (s != null) {
+                s.send(samples);
             }
         });
     }
@@ -159,6 +170,28 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
             } catch (StatusRuntimeException e) {
                 events.emit("-", "throttle-error", "error=\"" + e.getStatus() + "\"");
             }
+        }
+    }
+
+    /**
+     * The streams the SLEDS controller watches: their seconds go to the server from now on (an
+     * older generation, delivered late, is ignored). Without the testbed's vSCSI service there is
+     * no per-second source and the controller steps on the 20-s windows.
+     */
+    @Override
+    public synchronized void sledsWatch(SledsWatch watch) {
+        if (watch.getGeneration() < sledsWatchGeneration) {
+            return;
+        }
+        sledsWatchGeneration = watch.getGeneration();
+        Set<String> streams = new TreeSet<>();
+        watch.getStreamsList().forEach(id -> streams.add(VScsiStatsSource.streamOf(id.getVm(), id.getDiskKey())));
+        if (stats != null) {
+            stats.watch(streams);
+        }
+        if (!streams.equals(sledsWatched)) {
+            sledsWatched = streams;
+            events.emit("-", "sleds-watch", "generation=" + watch.getGeneration() + " streams=" + streams.size());
         }
     }
 

@@ -24,6 +24,8 @@ import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.RegisterResponse;
 import io.opensdrs.shared.agent.v1.ServerMessage;
+import io.opensdrs.shared.agent.v1.SledsWatch;
+import io.opensdrs.shared.agent.v1.StreamSamples;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
 
 import java.util.concurrent.TimeUnit;
@@ -51,6 +53,9 @@ public final class ServerSession implements AutoCloseable {
 
         default void congestionThresholds(CongestionThresholds thresholds) {
         }
+
+        default void sledsWatch(SledsWatch watch) {
+        }
     }
 
     /** Unacknowledged reports in flight on one session (the server acks each one as it applies it). */
@@ -69,6 +74,8 @@ public final class ServerSession implements AutoCloseable {
     private final Thread sender;
     private volatile boolean closed;
     private volatile boolean connected;
+    /** The open session's request stream, for live messages; null between sessions. */
+    private volatile ClientCallStreamObserver<AgentMessage> open;
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
@@ -113,6 +120,25 @@ public final class ServerSession implements AutoCloseable {
 
     public long send(InjectorResult result) {
         return buffer.add(AgentMessage.newBuilder().setInjectorResult(result));
+    }
+
+    /**
+     * A second of the watched streams, sent now with seq 0 if a session is open, else dropped: a
+     * controller steps on the newest second, and the next one supersedes this (agent.proto).
+     */
+    public boolean send(StreamSamples samples) {
+        ClientCallStreamObserver<AgentMessage> o = open;
+        if (o == null) {
+            return false;
+        }
+        synchronized (o) {
+            try {
+                o.onNext(AgentMessage.newBuilder().setStreamSamples(samples).build());
+                return true;
+            } catch (RuntimeException closedMeanwhile) {
+                return false;
+            }
+        }
     }
 
     // ------------------------------------------------------------------ counters
@@ -213,6 +239,7 @@ public final class ServerSession implements AutoCloseable {
                 (ClientCallStreamObserver<AgentMessage>) sessions.session(responses);
         sessionsOpened.incrementAndGet();
         connected = true;
+        open = out;
         events.emit("-", "session-open", "last_accepted_seq=" + lastAccepted + " buffered=" + buffer.size());
         reportBufferIfChanged();
         long lastSent = lastAccepted;
@@ -225,7 +252,9 @@ public final class ServerSession implements AutoCloseable {
                 }
                 AgentMessage m = buffer.next(lastSent, WINDOW, 250);
                 if (m != null) {
-                    out.onNext(m);
+                    synchronized (out) {
+                        out.onNext(m);
+                    }
                     lastSent = m.getSeq();
                 } else {
                     reportBufferIfChanged();
@@ -233,14 +262,17 @@ public final class ServerSession implements AutoCloseable {
             }
         } finally {
             connected = false;
-            try {
-                if (closed) {
-                    out.onCompleted();
-                } else {
-                    out.cancel("session ended", null);
+            open = null;
+            synchronized (out) {
+                try {
+                    if (closed) {
+                        out.onCompleted();
+                    } else {
+                        out.cancel("session ended", null);
+                    }
+                } catch (RuntimeException alreadyClosed) {
+                    // the stream broke first
                 }
-            } catch (RuntimeException alreadyClosed) {
-                // the stream broke first
             }
         }
         events.emit("-", "session-closed", "buffered=" + buffer.size());
@@ -276,6 +308,7 @@ public final class ServerSession implements AutoCloseable {
             case THROTTLE_LIMITS -> directives.throttleLimits(m.getThrottleLimits());
             case INJECTOR_REQUEST -> directives.injectorRequest(m.getInjectorRequest());
             case CONGESTION_THRESHOLDS -> directives.congestionThresholds(m.getCongestionThresholds());
+            case SLEDS_WATCH -> directives.sledsWatch(m.getSledsWatch());
             default -> {
                 // a directive of a newer contract minor: ignored
             }

@@ -8,9 +8,11 @@ import java.util.Set;
 /**
  * Whether each service class keeps its SLO over time (SLEDS §3: the delivery bound "may be missed
  * in at most a specified, small, percentage of windows"; SLEDS Table 2 reports the share of
- * 10-s intervals whose QoS was met). One {@link Outcome} per statistics window of a class — the
- * controller steps every second on the newest windows, so a window is counted once, under its
- * key — over the last {@code horizon} windows.
+ * 10-s intervals whose QoS was met, while its controller acts on 1-s samples, §5). One
+ * {@link Outcome} per recording window of a class (the hypervisor's 20-s statistics windows) —
+ * the controller steps every second, so a window is counted once, under its start — over the
+ * windows that started within {@code horizonMs} of the newest: a span of time, as an SLO's
+ * reader means it ("the last hour"), whatever the windows' length.
  */
 public final class SloCompliance {
 
@@ -22,7 +24,7 @@ public final class SloCompliance {
      */
     public enum Outcome { MET, MISSED, OVER_DEMAND }
 
-    /** A class's last {@code windows} windows, {@code missed} of them misses. */
+    /** A class's windows within the horizon, {@code missed} of them misses. */
     public record Tally(int windows, int missed) {
 
         public double missedPct() {
@@ -35,15 +37,17 @@ public final class SloCompliance {
         }
     }
 
-    private final int horizon;
-    private final Map<String, ArrayDeque<Outcome>> outcomes = new HashMap<>();
-    private final Map<String, Long> lastKey = new HashMap<>();
+    private record Counted(long startMs, Outcome outcome) {
+    }
 
-    public SloCompliance(int horizon) {
-        if (horizon < 1) {
-            throw new IllegalArgumentException("horizon must be at least one window, got " + horizon);
+    private final long horizonMs;
+    private final Map<String, ArrayDeque<Counted>> outcomes = new HashMap<>();
+
+    public SloCompliance(long horizonMs) {
+        if (horizonMs < 1) {
+            throw new IllegalArgumentException("horizon must be at least 1 ms, got " + horizonMs);
         }
-        this.horizon = horizon;
+        this.horizonMs = horizonMs;
     }
 
     /** The outcome of a class's window: the class's response time, and its streams' IOPS and bytes/s together. */
@@ -54,31 +58,31 @@ public final class SloCompliance {
         return iops > c.demandBoundIops() || bytesPerSecond > c.demandBoundBytesPerSecond() ? Outcome.OVER_DEMAND : Outcome.MISSED;
     }
 
-    /** Counts the class's window {@code windowKey} once: a key already counted (or older) is ignored. */
-    public void record(String classKey, long windowKey, Outcome outcome) {
-        Long last = lastKey.get(classKey);
-        if (last != null && windowKey <= last) {
+    /**
+     * Counts the class's window starting at {@code windowStartMs} once: a window already counted (or
+     * older) is ignored; windows that started {@code horizonMs} or more before it are forgotten.
+     */
+    public void record(String classKey, long windowStartMs, Outcome outcome) {
+        ArrayDeque<Counted> q = outcomes.computeIfAbsent(classKey, k -> new ArrayDeque<>());
+        if (!q.isEmpty() && windowStartMs <= q.peekLast().startMs()) {
             return;
         }
-        lastKey.put(classKey, windowKey);
-        ArrayDeque<Outcome> q = outcomes.computeIfAbsent(classKey, k -> new ArrayDeque<>());
-        q.addLast(outcome);
-        while (q.size() > horizon) {
+        q.addLast(new Counted(windowStartMs, outcome));
+        while (q.peekFirst().startMs() <= windowStartMs - horizonMs) {
             q.removeFirst();
         }
     }
 
     public Tally tally(String classKey) {
-        ArrayDeque<Outcome> q = outcomes.get(classKey);
+        ArrayDeque<Counted> q = outcomes.get(classKey);
         if (q == null) {
             return new Tally(0, 0);
         }
-        return new Tally(q.size(), (int) q.stream().filter(o -> o == Outcome.MISSED).count());
+        return new Tally(q.size(), (int) q.stream().filter(c -> c.outcome() == Outcome.MISSED).count());
     }
 
     /** Forgets classes no longer defined, so that a class made again under the same name starts afresh. */
     public void retain(Set<String> classKeys) {
         outcomes.keySet().retainAll(classKeys);
-        lastKey.keySet().retainAll(classKeys);
     }
 }

@@ -26,20 +26,23 @@ class SloComplianceTest {
 
     @Test
     void eachWindowCountsOnceOverTheHorizonAndTheShareIsJudgedAgainstWhatTheClassAllows() {
-        SloCompliance c = new SloCompliance(20);
+        SloCompliance c = new SloCompliance(20_000); // 20 s of 1-s windows
         for (long w = 1; w <= 25; w++) {
             // the controller steps several times on one window: only its first outcome counts
-            c.record("p1/gold", w, w % 10 == 0 ? MISSED : MET);
-            c.record("p1/gold", w, MISSED);
+            c.record("p1/gold", w * 1_000, w % 10 == 0 ? MISSED : MET);
+            c.record("p1/gold", w * 1_000, MISSED);
         }
-        c.record("p1/gold", 3, MISSED); // an older window, late
+        c.record("p1/gold", 3_000, MISSED); // an older window, late
         // windows 6..25 kept: misses at 10 and 20
         assertThat(c.tally("p1/gold")).isEqualTo(new SloCompliance.Tally(20, 2));
         assertThat(c.tally("p1/gold").missedPct()).isEqualTo(10.0);
         assertThat(c.tally("p1/gold").compliant(GOLD)).isFalse();
         assertThat(c.tally("p1/gold").compliant(new ServiceClass("gold", 10, 500, 50e6, 10))).isTrue();
-        c.record("p1/gold", 26, OVER_DEMAND);
+        c.record("p1/gold", 26_000, OVER_DEMAND);
         assertThat(c.tally("p1/gold")).isEqualTo(new SloCompliance.Tally(20, 2));
+        // the agents fell back to 20-s windows: the horizon is a time span, so one such window ends all 1-s ones before it
+        c.record("p1/gold", 46_000, MISSED);
+        assertThat(c.tally("p1/gold")).isEqualTo(new SloCompliance.Tally(1, 1));
         assertThat(c.tally("p1/other").compliant(GOLD)).isNull();
         c.retain(Set.of("p1/other"));
         assertThat(c.tally("p1/gold").windows()).isZero();

@@ -68,8 +68,9 @@ public final class BalancingViews {
                                 int missedWindows, Boolean compliant) {
         }
 
+        /** A stream as sampled: over its newest second, or its newest statistics window ({@code windowSeconds}). */
         public record StreamView(String host, String vmId, String vmName, int diskKey, String datastoreId, String datastoreName,
-                                 String classId, double iops, double bytesPerSecond, double latencyMs, Double iopsLimit,
+                                 String classId, int windowSeconds, double iops, double bytesPerSecond, double latencyMs, Double iopsLimit,
                                  Double bytesPerSecondLimit) {
         }
     }

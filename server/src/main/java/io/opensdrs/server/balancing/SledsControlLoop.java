@@ -8,6 +8,7 @@ import io.opensdrs.balance.sleds.StreamSample;
 import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.ServerMessage;
+import io.opensdrs.shared.agent.v1.SledsWatch;
 import io.opensdrs.shared.agent.v1.StreamId;
 import io.opensdrs.shared.agent.v1.StreamLimit;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
@@ -23,6 +24,7 @@ import org.springframework.stereotype.Component;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,8 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The SLEDS controller loop (SPEC §3.5, SLEDS §4.2): every second, per cluster with service
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
- * bytes/s and mean latency of its newest statistics window ({@link NewestDiskWindows}, which keeps
- * them for the VMs in a class from the step that finds them there; none received within
+ * bytes/s and mean latency of its newest second, which the host's agents send once told to watch
+ * the stream (SledsWatch, sent as the watched set changes and every refresh), else of its newest
+ * 20-s statistics window ({@link NewestDiskWindows}, which keeps them for the VMs in a class from
+ * the step that finds them there; none received within
  * {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the stream is left out) — and
  * {@link SledsController#step} turns samples and current limits into new limits (a stream's resource
  * is its disk's datastore: only streams on a datastore where a stream misses its SLO compete with
@@ -48,8 +52,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
  * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
  * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows,
- * with each class's SLO kept or not over its last {@code sdrs.balancing.sleds-compliance-windows}
- * [180: an hour of 20-s windows] statistics windows ({@link SloCompliance}, SLEDS §3).
+ * with each class's SLO kept or not over the windows (seconds, or 20-s windows) of its last
+ * {@code sdrs.balancing.sleds-compliance-period} [PT1H] ({@link SloCompliance}, SLEDS §3).
  */
 @Component
 public class SledsControlLoop {
@@ -64,12 +68,13 @@ public class SledsControlLoop {
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final SledsController controller = new SledsController();
-    /** Each class's windows over the last {@code sdrs.balancing.sleds-compliance-windows}, keyed cluster/class. */
+    /** Each class's windows over the last {@code sdrs.balancing.sleds-compliance-period}, keyed cluster/class. */
     private final SloCompliance compliance;
     private final Map<String, LeakyBucketLimit> limits = new HashMap<>();
-    /** host name → the throttled streams' limits last delivered to its agents, and when (clock ms). */
-    private final Map<String, Map<String, LeakyBucketLimit>> delivered = new HashMap<>();
-    private final Map<String, Long> deliveredAtMs = new HashMap<>();
+    /** host name → the throttled streams' limits last delivered to its agents. */
+    private final Delivered<Map<String, LeakyBucketLimit>> delivered = new Delivered<>(Map.of());
+    /** host name → the streams its agents were last told to send the seconds of. */
+    private final Delivered<Set<Stream>> watchDelivered = new Delivered<>(Set.of());
     private final long refreshMs;
     /** cluster → its last step. */
     private final Map<String, BalancingViews.SledsView> lastStep = new ConcurrentHashMap<>();
@@ -80,8 +85,8 @@ public class SledsControlLoop {
                             AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters,
                             @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh,
                             @Value("${sdrs.balancing.sleds-sample-max-age:PT1M}") Duration sampleMaxAge,
-                            @Value("${sdrs.balancing.sleds-compliance-windows:180}") int complianceWindows) {
-        this.compliance = new SloCompliance(complianceWindows);
+                            @Value("${sdrs.balancing.sleds-compliance-period:PT1H}") Duration compliancePeriod) {
+        this.compliance = new SloCompliance(compliancePeriod.toMillis());
         this.sampleMaxAge = sampleMaxAge;
         this.refreshMs = refresh.toMillis();
         // its count is the loop's heartbeat: SLEDS §4.2's controller must step every second, whatever else the server does
@@ -96,6 +101,41 @@ public class SledsControlLoop {
 
     private record Stream(String id, String host, String vm, String vmName, int diskKey, String datastoreId, String datastoreName,
                           String classId) {
+        StreamId proto() {
+            return StreamId.newBuilder().setHost(host).setVm(vm).setDiskKey(diskKey).build();
+        }
+    }
+
+    /**
+     * What each host's agents were last sent of one directive, and when (clock ms): sent again when
+     * it changes, and every refresh, as an agent that restarted meanwhile lost it with its process.
+     */
+    private final class Delivered<T> {
+        private final T none;
+        private final Map<String, T> last = new HashMap<>();
+        private final Map<String, Long> atMs = new HashMap<>();
+
+        Delivered(T none) {
+            this.none = none;
+        }
+
+        Set<String> hosts() {
+            return last.keySet();
+        }
+
+        boolean due(String host, T now) {
+            return !now.equals(last.getOrDefault(host, none)) || clock.millis() - atMs.getOrDefault(host, Long.MIN_VALUE / 2) >= refreshMs;
+        }
+
+        void sent(String host, T value) {
+            if (value.equals(none)) {
+                last.remove(host);
+                atMs.remove(host);
+            } else {
+                last.put(host, value);
+                atMs.put(host, clock.millis());
+            }
+        }
     }
 
     @Scheduled(fixedRateString = "${sdrs.balancing.sleds-interval:PT1S}")
@@ -111,7 +151,7 @@ public class SledsControlLoop {
     public synchronized Map<String, List<LeakyBucketLimit>> step() {
         Map<String, String> vmClass = policies.vmServiceClasses();
         newest.watch(vmClass.keySet());
-        if (vmClass.isEmpty() && delivered.isEmpty()) {
+        if (vmClass.isEmpty() && delivered.hosts().isEmpty() && watchDelivered.hosts().isEmpty()) {
             // no VM in a class and nothing to lift: SLEDS is not in use, nothing to read each second
             lastStep.clear();
             compliance.retain(Set.of());
@@ -120,6 +160,8 @@ public class SledsControlLoop {
         Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
         Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
         Map<String, Stream> byId = new HashMap<>();
+        Map<String, Set<Stream>> watchPerHost = new TreeMap<>();
+        Map<String, Integer> windowSeconds = new HashMap<>();
         Set<String> clusters = new HashSet<>();
         Set<String> liveClasses = new HashSet<>();
         for (String cluster : assembler.clusterIds()) {
@@ -134,13 +176,22 @@ public class SledsControlLoop {
                             + " ORDER BY v.name, vd.disk_key",
                     (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
                             rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6), vmClass.get(rs.getString(2))), cluster);
+            Map<String, ServiceClass> classById = new HashMap<>();
+            classes.forEach(c -> classById.put(c.id(), c));
             List<StreamSample> samples = new ArrayList<>();
+            List<StreamSample> recorded = new ArrayList<>();
             Map<String, Long> classWindow = new HashMap<>();
             for (Stream s : streams) {
-                if (s.classId() == null || classes.stream().noneMatch(c -> c.id().equals(s.classId()))) {
+                if (s.classId() == null || !classById.containsKey(s.classId())) {
                     continue;
                 }
-                Optional<NewestDiskWindows.Window> w = newest.of(WorkloadPercentiles.diskId(s.vm(), s.diskKey()), sampleMaxAge);
+                watchPerHost.computeIfAbsent(s.host(), h -> new HashSet<>()).add(s);
+                String diskId = WorkloadPercentiles.diskId(s.vm(), s.diskKey());
+                newest.window(diskId, sampleMaxAge).ifPresent(r -> {
+                    recorded.add(new StreamSample(s.id(), s.classId(), r.iops(), r.bytesPerSecond(), r.meanLatencyMs(), Set.of(s.datastoreId())));
+                    classWindow.merge(s.classId(), r.windowStartMs(), Math::max);
+                });
+                Optional<NewestDiskWindows.Window> w = newest.of(diskId, sampleMaxAge);
                 if (w.isEmpty()) {
                     continue;
                 }
@@ -148,11 +199,13 @@ public class SledsControlLoop {
                 samples.add(new StreamSample(s.id(), s.classId(), w.get().iops(), w.get().bytesPerSecond(), w.get().meanLatencyMs(),
                         Set.of(s.datastoreId())));
                 byId.put(s.id(), s);
-                classWindow.merge(s.classId(), w.get().windowStartMs(), Math::max);
+                windowSeconds.put(s.id(), w.get().seconds());
             }
             SledsController.Decision d = samples.isEmpty() ? SledsController.Decision.none() : controller.step(classes, samples, limits);
-            // a class's window is its streams' newest: counted once however many steps see it
-            d.classOutcomes().forEach((classId, outcome) -> compliance.record(cluster + "/" + classId, classWindow.get(classId), outcome));
+            // compliance is recorded over the 20-s windows, as SLEDS records over 10-s intervals while it controls on
+            // seconds (§5); a class's window is its streams' newest, counted once however many steps see it
+            SledsController.classLoads(classes, recorded).forEach((classId, load) -> compliance.record(cluster + "/" + classId,
+                    classWindow.get(classId), SloCompliance.outcome(classById.get(classId), load.latencyMs(), load.iops(), load.bytesPerSecond())));
             classes.forEach(c -> liveClasses.add(cluster + "/" + c.id()));
             stepLimits.putAll(d.limits());
             d.limits().forEach((id, l) -> {
@@ -160,21 +213,31 @@ public class SledsControlLoop {
                     throttledPerHost.computeIfAbsent(byId.get(id).host(), h -> new TreeMap<>()).put(id, l);
                 }
             });
-            lastStep.put(cluster, view(cluster, classes, samples, byId, d));
+            lastStep.put(cluster, view(cluster, classes, samples, byId, windowSeconds, d));
         }
         lastStep.keySet().retainAll(clusters);
         compliance.retain(liveClasses);
         // a stream no longer sampled or classified starts unthrottled if it comes back
         limits.clear();
         limits.putAll(stepLimits);
+        Set<String> watchHosts = new TreeSet<>(watchPerHost.keySet());
+        watchHosts.addAll(watchDelivered.hosts());
+        for (String host : watchHosts) {
+            Set<Stream> watch = watchPerHost.getOrDefault(host, Set.of());
+            if (watchDelivered.due(host, watch)) {
+                SledsWatch.Builder w = SledsWatch.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
+                watch.stream().sorted(Comparator.comparing(Stream::id)).forEach(st -> w.addStreams(st.proto()));
+                if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setSledsWatch(w).build()).isEmpty()) {
+                    watchDelivered.sent(host, watch);
+                }
+            }
+        }
         Set<String> hosts = new TreeSet<>(throttledPerHost.keySet());
-        hosts.addAll(delivered.keySet());
+        hosts.addAll(delivered.hosts());
         Map<String, List<LeakyBucketLimit>> sent = new LinkedHashMap<>();
         for (String host : hosts) {
             Map<String, LeakyBucketLimit> hostLimits = throttledPerHost.getOrDefault(host, Map.of());
-            // unchanged limits go again every refresh: an agent that restarted meanwhile lost them with its process
-            if (hostLimits.equals(delivered.getOrDefault(host, Map.of()))
-                    && clock.millis() - deliveredAtMs.getOrDefault(host, Long.MIN_VALUE / 2) < refreshMs) {
+            if (!delivered.due(host, hostLimits)) {
                 continue;
             }
             ThrottleLimits.Builder t = ThrottleLimits.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
@@ -182,17 +245,11 @@ public class SledsControlLoop {
                 Stream s = byId.get(l.streamId());
                 // the controller's bucket counts reads and writes together: the agent's whole-rate dimensions, not its
                 // per-direction ones, which would let a mixed stream through at up to twice the limit
-                t.addLimits(StreamLimit.newBuilder().setStream(StreamId.newBuilder().setHost(s.host()).setVm(s.vm()).setDiskKey(s.diskKey()))
+                t.addLimits(StreamLimit.newBuilder().setStream(s.proto())
                         .setIops(finiteOrZero(l.iopsLimit())).setBytesPerS(finiteOrZero(l.bytesPerSecondLimit())).setBurstSeconds(l.burstSeconds()));
             }
             if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setThrottleLimits(t).build()).isEmpty()) {
-                if (hostLimits.isEmpty()) {
-                    delivered.remove(host);
-                    deliveredAtMs.remove(host);
-                } else {
-                    delivered.put(host, hostLimits);
-                    deliveredAtMs.put(host, clock.millis());
-                }
+                delivered.sent(host, hostLimits);
                 sent.put(host, new ArrayList<>(hostLimits.values()));
             }
         }
@@ -224,7 +281,7 @@ public class SledsControlLoop {
     }
 
     private BalancingViews.SledsView view(String clusterId, List<ServiceClass> classes, List<StreamSample> samples, Map<String, Stream> byId,
-                                          SledsController.Decision d) {
+                                          Map<String, Integer> windowSeconds, SledsController.Decision d) {
         List<BalancingViews.SledsView.ClassView> classViews = new ArrayList<>();
         for (ServiceClass c : classes) {
             Double latency = d.classLatencyMs().get(c.id());
@@ -237,7 +294,7 @@ public class SledsControlLoop {
             LeakyBucketLimit l = d.limits().get(s.streamId());
             boolean throttled = l != null && l.throttled();
             streamViews.add(new BalancingViews.SledsView.StreamView(st.host(), st.vm(), st.vmName(), st.diskKey(), st.datastoreId(),
-                    st.datastoreName(), s.classId(), s.iops(),
+                    st.datastoreName(), s.classId(), windowSeconds.get(s.streamId()), s.iops(),
                     s.bytesPerSecond(), s.meanLatencyMs(), throttled && Double.isFinite(l.iopsLimit()) ? l.iopsLimit() : null,
                     throttled && Double.isFinite(l.bytesPerSecondLimit()) ? l.bytesPerSecondLimit() : null));
         }

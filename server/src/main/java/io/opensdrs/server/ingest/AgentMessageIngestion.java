@@ -55,12 +55,25 @@ public class AgentMessageIngestion {
         this.metrics = metrics;
     }
 
-    public Ack apply(String agentId, AgentMessage m) {
+    /**
+     * The ack to send; none for accepted stream samples, which are live (seq 0): held in memory for
+     * the SLEDS controller, neither stored nor acknowledged (agent.proto).
+     */
+    public Optional<Ack> apply(String agentId, AgentMessage m) {
         Optional<String> problem = AgentMessageValidator.check(m);
         if (problem.isPresent()) {
             metrics.message("rejected", 0);
-            return ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId));
+            return Optional.of(ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId)));
         }
+        if (m.hasStreamSamples()) {
+            newest.record(m.getStreamSamples());
+            metrics.message("live", m.getStreamSamples().getSamplesCount());
+            return Optional.empty();
+        }
+        return Optional.of(applyNumbered(agentId, m));
+    }
+
+    private Ack applyNumbered(String agentId, AgentMessage m) {
         int samples = m.hasDiskStats() ? m.getDiskStats().getSamplesCount() : 0;
         SequenceLedger.Outcome outcome = tx.execute(status -> {
             SequenceLedger.Outcome o = ledger.advance(agentId, m.getSeq(), samples);

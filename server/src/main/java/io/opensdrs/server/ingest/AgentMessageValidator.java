@@ -10,6 +10,7 @@ import io.opensdrs.shared.agent.v1.LatencyPercentile;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.VisibleDatastore;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,11 @@ public final class AgentMessageValidator {
 
     /** The first problem found, naming the field; empty when the message is valid. */
     public static Optional<String> check(AgentMessage m) {
+        if (m.hasStreamSamples()) {
+            // live samples are not numbered: a seq would claim a place in the sequence the ledger acknowledges
+            return m.getSeq() != 0 ? Optional.of("seq must be 0 for stream_samples (live samples are not numbered)")
+                    : check("stream_samples.", m.getStreamSamples().getHost(), m.getStreamSamples().getSamplesList());
+        }
         if (m.getSeq() <= 0) {
             return Optional.of("seq must be > 0");
         }
@@ -43,20 +49,24 @@ public final class AgentMessageValidator {
                         ? Optional.of("buffer_report.buffered must not exceed buffer_report.capacity")
                         : Optional.empty();
             default:
-                return Optional.of("body must be one of disk_stats, datastore_state, injector_result, buffer_report");
+                return Optional.of("body must be one of disk_stats, datastore_state, injector_result, buffer_report, stream_samples");
         }
     }
 
     static Optional<String> check(DiskStatsBatch b) {
-        String p = "disk_stats.";
-        if (isBlank(b.getHost(), MAX_NAME)) {
+        return check("disk_stats.", b.getHost(), b.getSamplesList());
+    }
+
+    /** A host's per-disk windows (a statistics batch, or a second of stream samples) under the field prefix {@code p}. */
+    private static Optional<String> check(String p, String host, List<DiskWindowStats> samples) {
+        if (isBlank(host, MAX_NAME)) {
             return Optional.of(p + "host must be a non-empty name of at most 255 characters");
         }
-        if (b.getSamplesCount() == 0 || b.getSamplesCount() > MAX_SAMPLES) {
+        if (samples.isEmpty() || samples.size() > MAX_SAMPLES) {
             return Optional.of(p + "samples must hold 1 to " + MAX_SAMPLES + " samples");
         }
-        for (int i = 0; i < b.getSamplesCount(); i++) {
-            DiskWindowStats s = b.getSamples(i);
+        for (int i = 0; i < samples.size(); i++) {
+            DiskWindowStats s = samples.get(i);
             String f = p + "samples[" + i + "].";
             if (isBlank(s.getVm(), MAX_NAME)) {
                 return Optional.of(f + "vm must be a non-empty name of at most 255 characters");

@@ -6,7 +6,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Ingestion counters on Prometheus: {@code sdrs_ingest_samples_total} (its rate is the ingestion
- * rate), {@code sdrs_ingest_messages_total{status}}, {@code sdrs_ingest_refused_calls_total}.
+ * rate), {@code sdrs_ingest_messages_total{status}} (accepted, duplicate, rejected; live: the
+ * seconds of SLEDS's watched streams, held in memory and not acknowledged, their samples not in
+ * the samples total), {@code sdrs_ingest_refused_calls_total}.
  */
 @Component
 public class IngestMetrics {
@@ -15,6 +17,7 @@ public class IngestMetrics {
     private final Counter accepted;
     private final Counter duplicate;
     private final Counter rejected;
+    private final Counter live;
     private final Counter refused;
 
     public IngestMetrics(MeterRegistry registry) {
@@ -22,6 +25,7 @@ public class IngestMetrics {
         accepted = message(registry, "accepted");
         duplicate = message(registry, "duplicate");
         rejected = message(registry, "rejected");
+        live = message(registry, "live");
         refused = Counter.builder("sdrs.ingest.refused.calls").description("agent calls refused for want of a valid credential")
                 .register(registry);
     }
@@ -39,6 +43,9 @@ public class IngestMetrics {
                 break;
             case "duplicate":
                 duplicate.increment();
+                break;
+            case "live":
+                live.increment();
                 break;
             default:
                 rejected.increment();

@@ -1353,10 +1353,15 @@ abstract class BalancingIntegrationSuite {
 
     /** A 20-s window of one disk as an agent reports it: {@code iops} of 8-KiB IOs, 70 % reads, at {@code latencyMs}. */
     static io.opensdrs.shared.agent.v1.DiskWindowStats window(String vm, int diskKey, long startMs, double iops, double latencyMs) {
-        long ios = Math.round(iops * 20);
+        return window(vm, diskKey, startMs, 20, iops, latencyMs);
+    }
+
+    /** The same over {@code seconds} (1: a second of a stream SLEDS watches). */
+    static io.opensdrs.shared.agent.v1.DiskWindowStats window(String vm, int diskKey, long startMs, int seconds, double iops, double latencyMs) {
+        long ios = Math.round(iops * seconds);
         long reads = Math.round(ios * 0.7);
         return io.opensdrs.shared.agent.v1.DiskWindowStats.newBuilder().setVm(vm).setDiskKey(diskKey)
-                .setDiskFile("[ds-a] " + vm + "/disk" + diskKey + ".vmdk").setDatastore("ds-a").setWindowStartMs(startMs).setWindowSeconds(20)
+                .setDiskFile("[ds-a] " + vm + "/disk" + diskKey + ".vmdk").setDatastore("ds-a").setWindowStartMs(startMs).setWindowSeconds(seconds)
                 .setIoCount(ios).setReads(reads).setWrites(ios - reads).setBytesRead(reads * 8192).setBytesWritten((ios - reads) * 8192)
                 .setMeanOutstandingIos(iops * latencyMs / 1000).setMeanLatencyMs(latencyMs).setMeanIoSizeKb(8).setReadShare(0.7)
                 .setRandomness(1).build();
@@ -1368,8 +1373,9 @@ abstract class BalancingIntegrationSuite {
      * demand bound → esx1's agent gets ThrottleLimits holding each of web's disks to 400 IOPS (one
      * 20 % step) on the whole-rate dimensions, the per-direction ones left unlimited; an agent
      * that reconnects (a restarted agent has no limits) gets the unchanged limits again within
-     * {@code sleds-refresh}, the disk whose newest window shows it at its limit tightened from there; the classes
-     * removed, an empty ThrottleLimits lifts them.
+     * {@code sleds-refresh}, the disk whose newest window shows it at its limit tightened from there. The agent is
+     * told to watch the classified streams of its host (SledsWatch) and a second of one (StreamSamples, seq 0) drives
+     * the next step. The classes removed, an empty SledsWatch and an empty ThrottleLimits end both.
      */
     @Test
     @Order(17)
@@ -1397,6 +1403,10 @@ abstract class BalancingIntegrationSuite {
                     && System.currentTimeMillis() < stepDeadline) {
                 Thread.sleep(100);
             }
+            ServerMessage watch = next(session, ServerMessage::hasSledsWatch);
+            assertThat(watch).as("SledsWatch on esx1's agent").isNotNull();
+            assertThat(watch.getSledsWatch().getStreamsList()).extracting(id -> id.getHost() + "/" + id.getVm() + "/" + id.getDiskKey())
+                    .as("esx1's classified streams (db's vm-32 is on esx2)").containsExactly("esx1/vm-31/2000", "esx1/vm-31/2001");
             long start = clock.millis() - 120_000;
             for (int w = 0; w < 6; w++) {
                 long at = start + w * 20_000L;
@@ -1426,7 +1436,10 @@ abstract class BalancingIntegrationSuite {
             assertThat(classes.get("bulk").get("allowedMissPct").asDouble()).isZero();
             assertThat(classes.get("bulk").get("missedWindows").asInt()).isZero();
             assertThat(classes.get("bulk").get("compliant").asBoolean(false)).isTrue();
-            assertThat(sleds.get("streams")).hasSize(3).allSatisfy(st -> assertThat(st.get("datastoreName").asText()).isEqualTo("ds-a"));
+            assertThat(sleds.get("streams")).hasSize(3).allSatisfy(st -> {
+                assertThat(st.get("datastoreName").asText()).isEqualTo("ds-a");
+                assertThat(st.get("windowSeconds").asInt()).as("sampled over its 20-s window: no second yet").isEqualTo(20);
+            });
             // web's disks share ds-a with db's: they compete with it (SLEDS §3)
             assertThat(sleds.get("actions").toString()).contains("competes with esx2/vm-32/2000 on datastore-11");
             call(HttpMethod.GET, "/api/v1/clusters/group-nope/sleds", null, 404);
@@ -1457,9 +1470,27 @@ abstract class BalancingIntegrationSuite {
             assertThat(byDisk.get(2001)).isCloseTo(400, org.assertj.core.data.Offset.offset(1e-6));
             assertThat(resent.getThrottleLimits().getGeneration()).isGreaterThan(limits.getThrottleLimits().getGeneration());
 
+            // a second of disk 2001 at its limit (live: seq 0, no ack): the next step tightens it from that second
+            again.send(AgentMessage.newBuilder().setStreamSamples(io.opensdrs.shared.agent.v1.StreamSamples.newBuilder().setHost("esx1")
+                    .addSamples(window("vm-31", 2001, start + 150_000, 1, 400, 5))).build());
+            ServerMessage fromSecond = next(again, m -> m.hasThrottleLimits() && m.getThrottleLimits().getLimitsList().stream()
+                    .anyMatch(l -> l.getStream().getDiskKey() == 2001 && l.getIops() < 399));
+            assertThat(fromSecond).as("limits from the newest second").isNotNull();
+            JsonNode disk2001 = null;
+            for (JsonNode st : call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).get("streams")) {
+                if (st.get("diskKey").asInt() == 2001) {
+                    disk2001 = st;
+                }
+            }
+            assertThat(disk2001).isNotNull();
+            assertThat(disk2001.get("windowSeconds").asInt()).isEqualTo(1);
+            assertThat(disk2001.get("iopsLimit").asDouble()).isCloseTo(320, org.assertj.core.data.Offset.offset(1e-6));
+
             s.put("serviceClasses", List.of());
             s.put("vmOverrides", List.of());
             call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+            ServerMessage unwatched = next(again, m -> m.hasSledsWatch() && m.getSledsWatch().getStreamsCount() == 0);
+            assertThat(unwatched).as("an empty SledsWatch once no class is left").isNotNull();
             ServerMessage lifted = next(again, m -> m.hasThrottleLimits() && m.getThrottleLimits().getLimitsCount() == 0);
             assertThat(lifted).as("an empty ThrottleLimits once no class is left").isNotNull();
             assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).get("classes")).isEmpty();

@@ -286,6 +286,21 @@ class WholeLoopIT {
             throw new AssertionError(e.getMessage() + "; SLEDS now " + sleds[0], e);
         }
         SystemLoops.say("SLEDS: " + sleds[0]);
+        // the controller steps on each stream's newest second: the agents were told to watch the classified streams
+        // (SledsWatch) and pass the testbed's per-second samples on (SLEDS §4.2), not only its 20-s windows
+        JsonNode[] sampled = {null};
+        try {
+            SystemLoops.await("every classified stream sampled over a second", Duration.ofSeconds(30), () -> {
+                sampled[0] = api.get(sledsPath);
+                int seconds = 0;
+                for (JsonNode st : sampled[0].path("streams")) {
+                    seconds += st.path("windowSeconds").asInt() == 1 ? 1 : 0;
+                }
+                return seconds == 3;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; SLEDS now " + sampled[0], e);
+        }
         JsonNode tp = null;
         for (JsonNode c : sleds[0].path("classes")) {
             if (c.path("id").asText().equals("tp")) {
