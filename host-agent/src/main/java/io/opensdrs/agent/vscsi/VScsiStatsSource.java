@@ -18,7 +18,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * This host's per-virtual-disk statistics from the testbed's vSCSI service, one batch per 20-s
@@ -39,7 +42,9 @@ public final class VScsiStatsSource implements AutoCloseable {
     private final Thread secondsReader;
     /** "vm/disk_key" of the watched streams. */
     private volatile Set<String> watched = Set.of();
-    private Context.CancellableContext secondsCall;
+    /** Each stream's open call: cancelled on close, the seconds' also when the watch is emptied. */
+    private final AtomicReference<Context.CancellableContext> windowsCall = new AtomicReference<>();
+    private final AtomicReference<Context.CancellableContext> secondsCall = new AtomicReference<>();
     private volatile boolean closed;
     private volatile long windows;
 
@@ -73,8 +78,8 @@ public final class VScsiStatsSource implements AutoCloseable {
      */
     public synchronized void watch(Set<String> vmDiskKeys) {
         watched = Set.copyOf(vmDiskKeys);
-        if (watched.isEmpty() && secondsCall != null) {
-            secondsCall.cancel(null);
+        if (watched.isEmpty()) {
+            cancel(secondsCall);
         }
         notifyAll();
     }
@@ -104,35 +109,25 @@ public final class VScsiStatsSource implements AutoCloseable {
     }
 
     private void readLoop() {
-        long backoffMs = 200;
-        while (!closed) {
-            try {
-                Iterator<HostStatsWindow> it = VScsiGrpc.newBlockingStub(channel)
-                        .streamHostStats(HostRequest.newBuilder().setHost(host).build());
-                while (it.hasNext()) {
-                    accept(it.next());
-                    backoffMs = 200;
-                }
-            } catch (StatusRuntimeException e) {
-                if (closed) {
-                    return;
-                }
-            }
-            try {
-                Thread.sleep(backoffMs);
-            } catch (InterruptedException e) {
-                return;
-            }
-            backoffMs = Math.min(backoffMs * 2, 5_000);
-        }
+        follow(stub -> stub.streamHostStats(HostRequest.newBuilder().setHost(host).build()), this::accept, () -> true, windowsCall);
     }
 
     private void readSecondsLoop() {
-        long backoffMs = 200;
+        follow(stub -> stub.streamHostSeconds(HostRequest.newBuilder().setHost(host).build()), this::acceptSecond,
+                () -> !watched.isEmpty(), secondsCall);
+    }
+
+    /**
+     * Reads one of the host's vSCSI streams while {@code wanted} holds (waiting, without a call,
+     * while it does not), reconnecting after a break with a backoff of 200 ms doubling to 5 s.
+     */
+    private void follow(Function<VScsiGrpc.VScsiBlockingStub, Iterator<HostStatsWindow>> open, Consumer<HostStatsWindow> each,
+                        BooleanSupplier wanted, AtomicReference<Context.CancellableContext> current) {
+        long[] backoffMs = {200};
         while (!closed) {
             Context.CancellableContext call;
             synchronized (this) {
-                while (watched.isEmpty() && !closed) {
+                while (!wanted.getAsBoolean() && !closed) {
                     try {
                         wait();
                     } catch (InterruptedException e) {
@@ -140,33 +135,33 @@ public final class VScsiStatsSource implements AutoCloseable {
                     }
                 }
                 call = Context.current().withCancellation();
-                secondsCall = call;
+                current.set(call);
             }
             try {
                 call.run(() -> {
-                    Iterator<HostStatsWindow> it = VScsiGrpc.newBlockingStub(channel)
-                            .streamHostSeconds(HostRequest.newBuilder().setHost(host).build());
+                    Iterator<HostStatsWindow> it = open.apply(VScsiGrpc.newBlockingStub(channel));
                     while (it.hasNext()) {
-                        acceptSecond(it.next());
+                        each.accept(it.next());
+                        backoffMs[0] = 200;
                     }
                 });
-                backoffMs = 200;
             } catch (StatusRuntimeException e) {
                 if (closed) {
                     return;
                 }
             } finally {
                 call.cancel(null);
+                current.compareAndSet(call, null);
             }
-            if (watched.isEmpty()) {
-                continue; // the watch ended the call: wait for the next one
+            if (!wanted.getAsBoolean()) {
+                continue; // ended because it is no longer wanted: wait until it is again
             }
             try {
-                Thread.sleep(backoffMs);
+                Thread.sleep(backoffMs[0]);
             } catch (InterruptedException e) {
                 return;
             }
-            backoffMs = Math.min(backoffMs * 2, 5_000);
+            backoffMs[0] = Math.min(backoffMs[0] * 2, 5_000);
         }
     }
 
@@ -209,15 +204,22 @@ public final class VScsiStatsSource implements AutoCloseable {
         }
     }
 
+    private static void cancel(AtomicReference<Context.CancellableContext> call) {
+        Context.CancellableContext c = call.get();
+        if (c != null) {
+            c.cancel(null);
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
         reader.interrupt();
         secondsReader.interrupt();
         synchronized (this) {
-            if (secondsCall != null) {
-                secondsCall.cancel(null);
-            }
+            notifyAll();
         }
+        cancel(windowsCall);
+        cancel(secondsCall);
     }
 }
