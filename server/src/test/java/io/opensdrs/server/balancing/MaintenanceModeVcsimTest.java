@@ -9,7 +9,6 @@ import io.opensdrs.server.vsphere.VcsimProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -33,18 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * evacuates it; exited with govc, it follows again. A VM that a relocation already running when
  * maintenance began brings onto the datastore afterwards gets the evacuation planned again.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "sdrs.grpc.port=0",
-        "sdrs.security.users[0].name=admin",
-        "sdrs.security.users[0].password=test-secret",
-        "sdrs.inventory.incremental-interval=PT1H",
-        "sdrs.models.refresh-interval=PT1H",
-        "sdrs.stats.snapshot-interval=PT1H",
-        "sdrs.balancing.maintenance-check-interval=PT1H",
-        "sdrs.balancing.scheduler-tick=PT1H",
-        "sdrs.plugin.register=false",
-        "sdrs.vcenter.timeout=PT20S",
-})
+@ServerAgainstVcsim
 class MaintenanceModeVcsimTest {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -13,7 +13,6 @@ import io.opensdrs.server.vsphere.VcsimProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -32,17 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code vcsim sdrs-rule}; what vCenter then holds is read back with govc) reach the balancing
  * engine through the inventory sync, and a maintenance evacuation keeps them.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "sdrs.grpc.port=0",
-        "sdrs.security.users[0].name=admin",
-        "sdrs.security.users[0].password=test-secret",
-        "sdrs.inventory.incremental-interval=PT1H",
-        "sdrs.models.refresh-interval=PT1H",
-        "sdrs.stats.snapshot-interval=PT1H",
-        "sdrs.balancing.maintenance-check-interval=PT1H",
-        "sdrs.plugin.register=false",
-        "sdrs.vcenter.timeout=PT20S",
-})
+@ServerAgainstVcsim
 class StorageDrsRulesVcsimTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
