@@ -52,8 +52,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * once none of its streams is throttled any more (a class removed, a VM declassified), as agents
  * keep the last limits they were sent. Agents keep them too when the server is gone; streams not
  * listed are unthrottled. Each cluster's last step is what {@code GET /clusters/{id}/sleds} shows,
- * with each class's SLO kept or not over the windows (seconds, or 20-s windows) of its last
- * {@code sdrs.balancing.sleds-compliance-period} [PT1H] ({@link SloCompliance}, SLEDS §3).
+ * with each class's SLO kept or not over the 20-s statistics windows of its last
+ * {@code sdrs.balancing.sleds-compliance-period} [PT1H] ({@link SloCompliance}, SLEDS §3; SLEDS §5
+ * records over 10-s intervals what it controls on seconds).
  */
 @Component
 public class SledsControlLoop {
