@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.migration.FaithfulVcsim;
+import io.opensdrs.server.migration.ServerAgainstVcsim;
 import io.opensdrs.server.vsphere.VcsimProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,17 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Acceptance 2, 4 and 5: the migration applier against our simulator (faithful storage vMotion,
  * copies paced by -relocate-rate-mbps), each result checked with govc.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "sdrs.grpc.port=0",
-        "sdrs.security.users[0].name=admin",
-        "sdrs.security.users[0].password=test-secret",
-        "sdrs.inventory.incremental-interval=PT1H",
-        "sdrs.models.refresh-interval=PT1H",
-        "sdrs.stats.snapshot-interval=PT1H",
-        "sdrs.migration.poll-interval=PT0.1S",
-        "sdrs.plugin.register=false",
-        "sdrs.vcenter.timeout=PT20S",
-})
+@ServerAgainstVcsim
+@TestPropertySource(properties = "sdrs.migration.poll-interval=PT0.1S")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MigrationApplierVcsimTest {
 

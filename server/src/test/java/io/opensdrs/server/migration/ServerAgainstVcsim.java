@@ -1,4 +1,4 @@
-package io.opensdrs.server.balancing;
+package io.opensdrs.server.migration;
 
 import org.springframework.boot.test.context.SpringBootTest;
 
