@@ -1471,15 +1471,22 @@ abstract class BalancingIntegrationSuite {
             assertThat(resent.getThrottleLimits().getGeneration()).isGreaterThan(limits.getThrottleLimits().getGeneration());
 
             // a second of disk 2001 at its limit (live: seq 0, no ack): the next step tightens it from that second
-            again.send(AgentMessage.newBuilder().setStreamSamples(io.opensdrs.shared.agent.v1.StreamSamples.newBuilder().setHost("esx1")
-                    .addSamples(window("vm-31", 2001, start + 150_000, 1, 400, 5))).build());
+            AgentMessage second = AgentMessage.newBuilder().setStreamSamples(io.opensdrs.shared.agent.v1.StreamSamples.newBuilder()
+                    .setHost("esx1").addSamples(window("vm-31", 2001, start + 150_000, 1, 400, 5))).build();
+            again.send(second);
             ServerMessage fromSecond = next(again, m -> m.hasThrottleLimits() && m.getThrottleLimits().getLimitsList().stream()
                     .anyMatch(l -> l.getStream().getDiskKey() == 2001 && l.getIops() < 399));
             assertThat(fromSecond).as("limits from the newest second").isNotNull();
+            // the view shows it sampled over that second (sent again before each look: a second stands for its disk 3 s)
             JsonNode disk2001 = null;
-            for (JsonNode st : call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).get("streams")) {
-                if (st.get("diskKey").asInt() == 2001) {
-                    disk2001 = st;
+            long viewDeadline = System.currentTimeMillis() + 15_000;
+            while ((disk2001 == null || disk2001.get("windowSeconds").asInt() != 1) && System.currentTimeMillis() < viewDeadline) {
+                again.send(second);
+                Thread.sleep(1_200); // a controller step
+                for (JsonNode st : call(HttpMethod.GET, "/api/v1/clusters/group-p1/sleds", null, 200).get("streams")) {
+                    if (st.get("diskKey").asInt() == 2001) {
+                        disk2001 = st;
+                    }
                 }
             }
             assertThat(disk2001).isNotNull();
