@@ -121,12 +121,6 @@ public final class PacedWorld implements AutoCloseable {
                 keyByDiskId.put(id, FIRST_DISK_KEY + i);
             }
         }
-        run.onSecond((start, disks) -> {
-            WindowReport report = new WindowReport(start, disks, List.of());
-            for (Consumer<WindowReport> l : secondListeners) {
-                l.accept(report);
-            }
-        });
         this.engine = new Thread(this::runEngine, "testbed-engine");
         this.engine.setDaemon(true);
     }
@@ -199,13 +193,27 @@ public final class PacedWorld implements AutoCloseable {
         windowListeners.remove(l);
     }
 
-    /** Each simulated second's statistics of every virtual disk (no datastore totals). */
-    public void addSecondListener(Consumer<WindowReport> l) {
+    /**
+     * Each simulated second's statistics of every virtual disk (no datastore totals). The run steps
+     * by seconds only while someone listens: closing every disk's second is work no window needs.
+     */
+    public synchronized void addSecondListener(Consumer<WindowReport> l) {
         secondListeners.add(l);
+        run.onSecond(this::reportSecond);
     }
 
-    public void removeSecondListener(Consumer<WindowReport> l) {
+    public synchronized void removeSecondListener(Consumer<WindowReport> l) {
         secondListeners.remove(l);
+        if (secondListeners.isEmpty()) {
+            run.onSecond(null);
+        }
+    }
+
+    private void reportSecond(double startMs, List<DiskWindow> disks) {
+        WindowReport report = new WindowReport(startMs, disks, List.of());
+        for (Consumer<WindowReport> l : secondListeners) {
+            l.accept(report);
+        }
     }
 
     public IoClient newIoClient() {

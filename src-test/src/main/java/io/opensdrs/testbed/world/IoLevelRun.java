@@ -29,7 +29,8 @@ public final class IoLevelRun extends WorldRun {
     private final Map<String, long[]> submitted = new LinkedHashMap<>();
     /** Each virtual disk's current second (SLEDS's per-stream samples); copies have none. */
     private final Map<String, WindowAccumulator> seconds = new LinkedHashMap<>();
-    private SecondListener secondListener;
+    /** Set from the vSCSI service's threads, read on the engine's. */
+    private volatile SecondListener secondListener;
 
     /** Receives each simulated second's statistics of every virtual disk (window_seconds 1). */
     public interface SecondListener {
