@@ -149,6 +149,7 @@ public final class B1Command implements Callable<Integer> {
         });
         r.fitFailures().forEach(f -> out.println("not fitted: " + f));
         printRomanoByOutstandingIos(r, out);
+        double[] floor = printRomanoFloor(r, out);
         ResidualSummary pesto = r.pooled().get(ModelAccuracyBenchmark.PESTO_AS_PUBLISHED);
         ResidualSummary product = r.pooled().get("pesto");
         ResidualSummary romano = r.pooled().get("romano");
@@ -157,6 +158,12 @@ public final class B1Command implements Callable<Integer> {
             out.println();
             out.printf(Locale.ROOT, "goal romano mean |ε| ≤ 0.15 × pesto's (Pesto as published, 4-KiB injector): %.3f × — %s%n",
                     ratio, ratio <= 0.15 ? "met" : "missed");
+            if (floor != null) {
+                double floorRatio = floor[1] / pesto.meanAbsolute();
+                out.printf(Locale.ROOT, "the floor of Romano's form: ≥ %.3f × pesto's — %s%n", floorRatio,
+                        floorRatio > 0.15 ? "no Romano model reaches the goal on these devices"
+                                : "within the form's reach");
+            }
             if (product != null && product.count() > 0) {
                 out.printf(Locale.ROOT, "romano mean |ε| / the product's pesto (injector at 4 and 256 KiB): %.3f ×%n",
                         romano.meanAbsolute() / product.meanAbsolute());
@@ -190,6 +197,41 @@ public final class B1Command implements Callable<Integer> {
             out.printf(Locale.ROOT, "%-8.0f%8d%12.3f%12.3f%11.1f%%%n", o, s.count(), s.mean(), s.meanAbsolute(),
                     s.coverage() * 100);
         });
+    }
+
+    /**
+     * Romano's score beside the floor of its form (the full factorial model fitted to the scored
+     * runs by least absolute deviations, {@link io.opensdrs.model.romano.FullFactorialFloor}), per
+     * device and pooled: what romano loses above the floor is estimation, the floor is the form's.
+     *
+     * @return the pooled floor {fit, certified lower bound} in ms, or null without one
+     */
+    static double[] printRomanoFloor(ModelAccuracyBenchmark.Result r, PrintStream out) {
+        if (r.romanoFloor().isEmpty()) {
+            return null;
+        }
+        out.println();
+        out.println("the floor of Romano's form: the full factorial model (constant and 15 products of X, R, Z, O) fitted");
+        out.println("to each device's scored runs themselves by least absolute deviations — no Romano model scores below it");
+        out.printf(Locale.ROOT, "%-28s%12s%12s%12s%n", "device", "floor", "≥ (bound)", "romano");
+        double fit = 0;
+        double bound = 0;
+        int n = 0;
+        for (var e : r.romanoFloor().entrySet()) {
+            var f = e.getValue();
+            ResidualSummary romano = r.perDevice().getOrDefault(e.getKey(), Map.of()).get("romano");
+            out.printf(Locale.ROOT, "%-28s%12.3f%12.3f%s%n", e.getKey(), f.meanAbsoluteResidual(), f.lowerBound(),
+                    romano == null ? String.format(Locale.ROOT, "%12s", "not fitted")
+                            : String.format(Locale.ROOT, "%12.3f", romano.meanAbsolute()));
+            fit += f.meanAbsoluteResidual() * f.points();
+            bound += f.lowerBound() * f.points();
+            n += f.points();
+        }
+        ResidualSummary romano = r.pooled().get("romano");
+        out.printf(Locale.ROOT, "%-28s%12.3f%12.3f%s%n", "pooled", fit / n, bound / n,
+                romano == null || romano.count() == 0 ? String.format(Locale.ROOT, "%12s", "—")
+                        : String.format(Locale.ROOT, "%12.3f", romano.meanAbsolute()));
+        return new double[] {fit / n, bound / n};
     }
 
     private interface Statistic {

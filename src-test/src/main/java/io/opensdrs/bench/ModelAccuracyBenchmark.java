@@ -7,6 +7,7 @@ import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.FullFactorialFloor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,10 +47,13 @@ public final class ModelAccuracyBenchmark {
      * @param pooled      per model, all devices together (Romano Table 5 pools its four datastores)
      * @param perDevice   device → model → summary
      * @param fitFailures "device model: reason" for models that could not be fitted
+     * @param romanoFloor device → the least mean |ε| any model of Romano's form reaches on its
+     *                    scored runs ({@link FullFactorialFloor}); absent where the test vector has
+     *                    no more points than the design has terms
      */
     public record Result(List<DeviceUnderTest> devices, int testPoints, Map<String, ResidualSummary> pooled,
                          Map<String, Map<String, ResidualSummary>> perDevice, List<ScoredPoint> points,
-                         List<String> fitFailures) {
+                         List<String> fitFailures, Map<String, FullFactorialFloor.Floor> romanoFloor) {
     }
 
     private final List<Workload> testVector;
@@ -67,6 +71,7 @@ public final class ModelAccuracyBenchmark {
         List<ScoredPoint> points = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         Map<String, Map<String, ResidualSummary>> perDevice = new LinkedHashMap<>();
+        Map<String, FullFactorialFloor.Floor> floors = new LinkedHashMap<>();
         for (int d = 0; d < devices.size(); d++) {
             DeviceUnderTest device = devices.get(d);
             ClosedLoopMeasurement bench = new ClosedLoopMeasurement(device.profile(), device.capacityBytes(), measuredIos);
@@ -81,6 +86,9 @@ public final class ModelAccuracyBenchmark {
             calibration.put("romano", bench.measureAll(CalibrationDesign.romanoTestVector(), base + 30_000, executor));
             calibration.put("queueing", bench.measureAll(CalibrationDesign.queueingCalibration(), base + 40_000, executor));
             List<Observation> measured = bench.measureAll(testVector, base + 50_000, executor);
+            if (measured.size() > 16) {
+                floors.put(device.name(), FullFactorialFloor.of(measured));
+            }
             Map<String, ResidualSummary> byModel = new LinkedHashMap<>();
             for (String kind : MODELS) {
                 DatastoreModel model = registry.create(kind.equals(PESTO_AS_PUBLISHED) ? LqSlopeModel.NAME : kind);
@@ -111,7 +119,7 @@ public final class ModelAccuracyBenchmark {
             }
             pooled.put(kind, summarize(ofModel));
         }
-        return new Result(List.copyOf(devices), testVector.size(), pooled, perDevice, points, failures);
+        return new Result(List.copyOf(devices), testVector.size(), pooled, perDevice, points, failures, floors);
     }
 
     static ResidualSummary summarize(List<ScoredPoint> points) {
