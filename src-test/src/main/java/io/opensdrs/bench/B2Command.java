@@ -61,6 +61,12 @@ public final class B2Command implements Callable<Integer> {
                     + "(no model); 0 for no such row (default ${DEFAULT-VALUE})")
     int referenceMoves;
 
+    @Option(names = "--exhaustive-moves", defaultValue = "0",
+            description = "measure every placement within this many single-VM moves on the Romano-like and given worlds "
+                    + "and add the best by mean, max and variance as rows best-mean, best-max, best-var: what no balancer "
+                    + "making that many moves can beat; costly, grows as VMs^k (default ${DEFAULT-VALUE}: none)")
+    int exhaustiveMoves;
+
     @Option(names = "--threads", description = "worker threads (default: available processors)")
     Integer threads;
 
@@ -80,6 +86,9 @@ public final class B2Command implements Callable<Integer> {
         }
         if (referenceMoves < 0) {
             throw new IllegalArgumentException("--reference-moves must be ≥ 0, was " + referenceMoves);
+        }
+        if (exhaustiveMoves < 0) {
+            throw new IllegalArgumentException("--exhaustive-moves must be ≥ 0, was " + exhaustiveMoves);
         }
         List<BalancingQualityBenchmark.GroupedWorld> list = new ArrayList<>();
         if (scenarios != null && !scenarios.isEmpty()) {
@@ -125,7 +134,7 @@ public final class B2Command implements Callable<Integer> {
         BalancingQualityBenchmark.Result result;
         try {
             result = new BalancingQualityBenchmark(names, BalancingSettings.defaults(), seed, injectorIos,
-                    referenceMoves, java.util.Set.of(ROMANO_LIKE, GIVEN)).run(list, executor);
+                    referenceMoves, exhaustiveMoves, java.util.Set.of(ROMANO_LIKE, GIVEN)).run(list, executor);
         } finally {
             executor.shutdownNow();
         }
@@ -143,10 +152,10 @@ public final class B2Command implements Callable<Integer> {
         out.println("(Δ pooled over the group's worlds: Σ after / Σ before − 1; worse = mean datastore latency rose;"
                 + " n = worlds scored; unsettled = worlds whose storage vMotion never finished, not scored)");
         out.println();
-        out.printf(Locale.ROOT, "%-12s %-8s %6s %8s %9s %8s %8s %8s %8s %9s %7s %5s %9s%n", "worlds", "strategy", "n",
+        out.printf(Locale.ROOT, "%-12s %-9s %6s %8s %9s %8s %8s %8s %8s %9s %7s %5s %9s%n", "worlds", "strategy", "n",
                 "worse", "worse>10%", "Δmean", "Δmax", "Δvar", "Δper-IO", "worse/IO", "moves", "max", "unsettled");
         for (BalancingQualityBenchmark.Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-12s %-8s %6d %7.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %8.1f%% %7.2f %5d %9d%n",
+            out.printf(Locale.ROOT, "%-12s %-9s %6d %7.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %8.1f%% %7.2f %5d %9d%n",
                     row.group(), row.strategy(), row.worlds(), row.worseAnyShare() * 100, row.worseOver10Share() * 100,
                     row.meanChange() * 100, row.maxChange() * 100, row.varianceChange() * 100, row.perIoChange() * 100,
                     100.0 * row.worsePerIo() / Math.max(1, row.worlds()), row.movesMean(), row.movesMax(),
@@ -165,6 +174,9 @@ public final class B2Command implements Callable<Integer> {
                         row.varianceChange() * 100, row.varianceChange() <= -0.8 ? "met" : "missed",
                         row.maxChange() * 100, row.maxChange() <= -0.75 ? "met" : "missed",
                         row.movesMean(), row.movesMean() <= 2.6 ? "met" : "missed");
+            }
+            if (row.strategy().equals(MeasuredExhaustiveReference.BEST_MEAN)) {
+                printBound(r, row.group(), out);
             }
             if (row.strategy().equals(MeasuredGreedyReference.NAME)) {
                 for (String model : List.of("romano", "pesto")) {
@@ -188,6 +200,36 @@ public final class B2Command implements Callable<Integer> {
                         row.maxChange() * 100, row.movesMean());
             }
         }
+    }
+
+    /**
+     * The exhaustive rows side by side with romano's goals: each is the most any balancer making at
+     * most that many single-VM moves per world reaches on the group's worlds, so a goal beyond it is
+     * out of reach for every strategy, not only for the product's.
+     */
+    private static void printBound(BalancingQualityBenchmark.Result r, String group, PrintStream out) {
+        BalancingQualityBenchmark.Row mean = null;
+        BalancingQualityBenchmark.Row max = null;
+        BalancingQualityBenchmark.Row variance = null;
+        for (BalancingQualityBenchmark.Row row : r.rows()) {
+            if (row.group().equals(group)) {
+                switch (row.strategy()) {
+                    case MeasuredExhaustiveReference.BEST_MEAN -> mean = row;
+                    case MeasuredExhaustiveReference.BEST_MAX -> max = row;
+                    case MeasuredExhaustiveReference.BEST_VARIANCE -> variance = row;
+                    default -> { }
+                }
+            }
+        }
+        if (mean == null || max == null || variance == null) {
+            return;
+        }
+        out.printf(Locale.ROOT, "bound (%s): every placement within %d single-VM move%s measured, the best of each world: "
+                        + "mean %.1f %% (goal −50 %%: %s), variance %.1f %% (goal −80 %%: %s), max %.1f %% (goal −75 %%: %s)%n",
+                group, r.exhaustiveMoves(), r.exhaustiveMoves() == 1 ? "" : "s",
+                mean.meanChange() * 100, mean.meanChange() <= -0.5 ? "within reach" : "beyond any such balancer",
+                variance.varianceChange() * 100, variance.varianceChange() <= -0.8 ? "within reach" : "beyond any such balancer",
+                max.maxChange() * 100, max.maxChange() <= -0.75 ? "within reach" : "beyond any such balancer");
     }
 
     static void writeCsv(BalancingQualityBenchmark.Result r, Path file) throws java.io.IOException {

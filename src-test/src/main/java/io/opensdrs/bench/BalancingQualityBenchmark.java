@@ -52,7 +52,8 @@ public final class BalancingQualityBenchmark {
         }
     }
 
-    public record Result(List<Row> rows, List<BalancingTrial.Outcome> outcomes) {
+    /** @param exhaustiveMoves the moves the exhaustive rows searched within (0: none) */
+    public record Result(List<Row> rows, List<BalancingTrial.Outcome> outcomes, int exhaustiveMoves) {
     }
 
     private final List<String> strategies;
@@ -60,53 +61,61 @@ public final class BalancingQualityBenchmark {
     private final long seed;
     private final long injectorIos;
     private final int referenceMoves;
+    private final int exhaustiveMoves;
     private final java.util.Set<String> referenceGroups;
 
     public BalancingQualityBenchmark(List<String> strategies, BalancingSettings settings, long seed, long injectorIos) {
-        this(strategies, settings, seed, injectorIos, 0, java.util.Set.of());
+        this(strategies, settings, seed, injectorIos, 0, 0, java.util.Set.of());
     }
 
     /**
      * @param referenceMoves  moves of the {@link MeasuredGreedyReference} row (0: none)
-     * @param referenceGroups the world groups that get that row
+     * @param exhaustiveMoves moves of the {@link MeasuredExhaustiveReference} rows (0: none)
+     * @param referenceGroups the world groups that get those rows
      */
     public BalancingQualityBenchmark(List<String> strategies, BalancingSettings settings, long seed, long injectorIos,
-                                     int referenceMoves, java.util.Set<String> referenceGroups) {
+                                     int referenceMoves, int exhaustiveMoves, java.util.Set<String> referenceGroups) {
         this.strategies = List.copyOf(strategies);
         this.settings = settings;
         this.seed = seed;
         this.injectorIos = injectorIos;
         this.referenceMoves = referenceMoves;
+        this.exhaustiveMoves = exhaustiveMoves;
         this.referenceGroups = java.util.Set.copyOf(referenceGroups);
     }
 
     public Result run(List<GroupedWorld> worlds, ExecutorService executor) throws InterruptedException {
         InjectorObservations injector = new InjectorObservations(injectorIos, seed, null);
         BalancingTrial trial = new BalancingTrial(injector, settings);
-        List<Future<BalancingTrial.Outcome>> futures = new ArrayList<>();
+        List<Future<List<BalancingTrial.Outcome>>> futures = new ArrayList<>();
         for (int i = 0; i < worlds.size(); i++) {
             GroupedWorld gw = worlds.get(i);
             long trialSeed = seed * 1_000_003L + i;
             for (String strategy : strategies) {
-                futures.add(executor.submit(() -> trial.run(
-                        gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), strategy, trialSeed)));
+                futures.add(executor.submit(() -> List.of(trial.run(
+                        gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), strategy, trialSeed))));
             }
             if (referenceMoves > 0 && referenceGroups.contains(gw.group())) {
                 MeasuredGreedyReference reference = new MeasuredGreedyReference(trial, referenceMoves);
-                futures.add(executor.submit(() -> reference.run(
+                futures.add(executor.submit(() -> List.of(reference.run(
+                        gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), trialSeed))));
+            }
+            if (exhaustiveMoves > 0 && referenceGroups.contains(gw.group())) {
+                MeasuredExhaustiveReference bound = new MeasuredExhaustiveReference(trial, exhaustiveMoves);
+                futures.add(executor.submit(() -> bound.run(
                         gw.ioBalanced() ? trial.ioBalanced(gw.scenario()) : gw.scenario(), gw.group(), trialSeed)));
             }
         }
         List<BalancingTrial.Outcome> outcomes = new ArrayList<>();
-        for (Future<BalancingTrial.Outcome> f : futures) {
+        for (Future<List<BalancingTrial.Outcome>> f : futures) {
             try {
-                outcomes.add(f.get());
+                outcomes.addAll(f.get());
             } catch (ExecutionException e) {
                 Throwable c = e.getCause();
                 throw new IllegalStateException(c.getClass().getSimpleName() + ": " + c.getMessage(), c);
             }
         }
-        return new Result(summarize(outcomes), outcomes);
+        return new Result(summarize(outcomes), outcomes, exhaustiveMoves);
     }
 
     static List<Row> summarize(List<BalancingTrial.Outcome> outcomes) {

@@ -168,7 +168,7 @@ final class MeasuredGreedyReference {
     }
 
     /** The datastores every disk of the VM could move to: those its host sees. */
-    private static List<String> reachable(Scenario s, VmSpec vm) {
+    static List<String> reachable(Scenario s, VmSpec vm) {
         for (HostSpec h : s.hosts()) {
             if (h.name().equals(vm.host())) {
                 return h.datastores();
@@ -183,7 +183,7 @@ final class MeasuredGreedyReference {
         return BalancingTrial.latencies(windows(s, seed), idle);
     }
 
-    private static List<List<DiskWindow>> windows(Scenario s, long seed) throws InvalidScenarioException, InterruptedException {
+    static List<List<DiskWindow>> windows(Scenario s, long seed) throws InvalidScenarioException, InterruptedException {
         List<List<DiskWindow>> windows = new ArrayList<>();
         WorldRun run = WorldRun.create(World.build(s), WorldRun.Method.STEADY_STATE, seed);
         try {

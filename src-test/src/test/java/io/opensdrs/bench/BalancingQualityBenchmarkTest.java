@@ -32,13 +32,14 @@ class BalancingQualityBenchmarkTest {
         ExecutorService executor = Executors.newFixedThreadPool(2);
         BalancingQualityBenchmark.Result r;
         try {
-            r = new BalancingQualityBenchmark(strategies, BalancingSettings.defaults(), 5, 200, 1, Set.of("romano-like"))
+            r = new BalancingQualityBenchmark(strategies, BalancingSettings.defaults(), 5, 200, 1, 1, Set.of("romano-like"))
                     .run(worlds, executor);
         } finally {
             executor.shutdownNow();
         }
-        assertEquals(9 + 2, r.outcomes().size(), "each strategy on each world, the measured reference on the Romano-like ones");
-        assertEquals(6 + 1, r.rows().size(), "one row per group and strategy, and the reference's");
+        assertEquals(9 + 2 + 6, r.outcomes().size(),
+                "each strategy on each world, the measured reference and the three exhaustive rows on the Romano-like ones");
+        assertEquals(6 + 1 + 3, r.rows().size(), "one row per group and strategy, and the references'");
         Set<String> seen = new HashSet<>();
         for (BalancingQualityBenchmark.Row row : r.rows()) {
             seen.add(row.strategy());
@@ -49,7 +50,27 @@ class BalancingQualityBenchmarkTest {
             assertTrue(row.movesMean() >= 0 && row.movesMean() <= row.movesMax(), row.toString());
             assertTrue(row.worseAnyShare() >= 0 && row.worseAnyShare() <= 1);
         }
-        assertEquals(Set.copyOf(List.of("basil", "pesto", "romano", MeasuredGreedyReference.NAME)), seen);
+        assertEquals(Set.copyOf(List.of("basil", "pesto", "romano", MeasuredGreedyReference.NAME,
+                MeasuredExhaustiveReference.BEST_MEAN, MeasuredExhaustiveReference.BEST_MAX,
+                MeasuredExhaustiveReference.BEST_VARIANCE)), seen);
+        for (BalancingTrial.Outcome greedy : r.outcomes()) {
+            if (greedy.strategy().equals(MeasuredGreedyReference.NAME)) {
+                // With one move the exhaustive search measures the greedy reference's candidates too: the
+                // same best mean, and nothing better by max or variance is missed.
+                for (BalancingTrial.Outcome o : r.outcomes()) {
+                    if (o.world().equals(greedy.world())) {
+                        switch (o.strategy()) {
+                            case MeasuredExhaustiveReference.BEST_MEAN -> assertEquals(greedy.after().mean(), o.after().mean(), 1e-9);
+                            case MeasuredExhaustiveReference.BEST_MAX -> assertTrue(o.after().max() <= greedy.after().max() + 1e-9
+                                    && o.after().max() <= o.before().max() + 1e-9, o.toString());
+                            case MeasuredExhaustiveReference.BEST_VARIANCE -> assertTrue(
+                                    o.after().variance() <= greedy.after().variance() + 1e-9, o.toString());
+                            default -> { }
+                        }
+                    }
+                }
+            }
+        }
         for (BalancingTrial.Outcome o : r.outcomes()) {
             assertTrue(o.before().byDatastore().size() >= 1, o.toString());
             assertTrue(o.before().max() >= o.before().mean() && o.before().variance() >= 0, o.toString());
@@ -69,6 +90,7 @@ class BalancingQualityBenchmarkTest {
         for (String s : strategies) {
             assertTrue(table.contains(s), table);
         }
+        assertTrue(table.contains("bound (romano-like): every placement within 1 single-VM move measured"), table);
     }
 
     /** Pesto Table 2's initial setups: the same VMs, disks and workloads, only placed differently. */
