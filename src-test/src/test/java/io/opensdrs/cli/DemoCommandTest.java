@@ -2,13 +2,7 @@ package io.opensdrs.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,29 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class DemoCommandTest {
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = SdrsCommand.commandLine();
-            cli.setErr(new PrintWriter(err, true));
-            cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
-            int exit = cli.execute(args);
-            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(oldOut);
-        }
-    }
-
     @Test
     void demoPrintsTheShippedWorldFirst() {
         // --world-only stops after the first step; the whole loop is DemoShutdownIT's and BalancingIT's
-        Run r = run("demo", "--world-only");
+        SdrsRun r = SdrsRun.of("demo", "--world-only");
         assertThat(r.exit()).isZero();
         assertThat(r.out())
                 .contains("World 'demo': 6 datastores, 4 hosts, 14 VMs, 22 virtual disks")
@@ -51,7 +26,7 @@ class DemoCommandTest {
         Path f = dir.resolve("broken.json");
         Files.writeString(f, "{\"name\":\"x\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":-1,"
                 + "\"device\":{\"type\":\"ssd\"}}],\"hosts\":[{\"name\":\"h\",\"datastores\":[\"ds1\"]}],\"vms\":[]}");
-        Run r = run("demo", "--scenario", f.toString(), "--exit-when-done");
+        SdrsRun r = SdrsRun.of("demo", "--scenario", f.toString(), "--exit-when-done");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("error:").contains("$.datastores[0].capacityGB");
         assertThat(r.out()).doesNotContain("World 'x'");

@@ -1,39 +1,15 @@
 package io.opensdrs.testbed.cli;
 
-import io.opensdrs.cli.SdrsCommand;
+import io.opensdrs.cli.SdrsRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TestbedCommandTest {
-    private record Result(int exit, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = SdrsCommand.commandLine();
-            cli.setErr(new PrintWriter(err, true));
-            cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
-            return new Result(cli.execute(args), out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(old);
-        }
-    }
-
     @Test
     void invalidScenarioIsRejectedNamingTheFieldAndNothingStarts(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.json");
@@ -42,13 +18,13 @@ class TestbedCommandTest {
                   "device": {"type": "hdd-array", "profile": "no-such-disk"}}],
                  "hosts": [{"name": "esx1", "datastores": ["ds1"]}], "vms": []}
                 """);
-        Result r = run("testbed", "run", bad.toString());
+        SdrsRun r = SdrsRun.of("testbed", "run", bad.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("error:").contains("$.datastores[0].device.profile");
         assertThat(r.out()).doesNotContain("testbed run:");
 
         Files.writeString(bad, "{\"name\": \"bad\", \"datastores\": [], \"hosts\": [], \"bogus\": 1}");
-        Result r2 = run("testbed", "run", bad.toString());
+        SdrsRun r2 = SdrsRun.of("testbed", "run", bad.toString());
         assertThat(r2.exit()).isEqualTo(2);
         assertThat(r2.err()).contains("bogus");
         assertThat(r2.out()).doesNotContain("testbed run:");
@@ -57,7 +33,7 @@ class TestbedCommandTest {
     @Test
     void runPrintsPerDatastoreLatencyAndWritesCsv(@TempDir Path dir) {
         Path csv = dir.resolve("out.csv");
-        Result r = run("testbed", "run", "romano-testbed", "--hours", "0.5", "--every-min", "10", "--csv", csv.toString());
+        SdrsRun r = SdrsRun.of("testbed", "run", "romano-testbed", "--hours", "0.5", "--every-min", "10", "--csv", csv.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("E1 ms/IOPS").contains("done:");
         assertThat(csv).exists();
