@@ -48,8 +48,8 @@ public final class ModelAccuracyBenchmark {
      * @param perDevice   device → model → summary
      * @param fitFailures "device model: reason" for models that could not be fitted
      * @param romanoFloor device → the least mean |ε| any model of Romano's form reaches on its
-     *                    scored runs ({@link FullFactorialFloor}); absent where the test vector has
-     *                    no more points than the design has terms
+     *                    scored runs ({@link FullFactorialFloor}); absent (and a fit failure) where
+     *                    the scored points cannot identify the design's terms
      */
     public record Result(List<DeviceUnderTest> devices, int testPoints, Map<String, ResidualSummary> pooled,
                          Map<String, Map<String, ResidualSummary>> perDevice, List<ScoredPoint> points,
@@ -86,8 +86,10 @@ public final class ModelAccuracyBenchmark {
             calibration.put("romano", bench.measureAll(CalibrationDesign.romanoTestVector(), base + 30_000, executor));
             calibration.put("queueing", bench.measureAll(CalibrationDesign.queueingCalibration(), base + 40_000, executor));
             List<Observation> measured = bench.measureAll(testVector, base + 50_000, executor);
-            if (measured.size() > 16) {
+            try {
                 floors.put(device.name(), FullFactorialFloor.of(measured));
+            } catch (IllegalArgumentException e) {
+                failures.add(device.name() + " floor of Romano's form: " + e.getMessage());
             }
             Map<String, ResidualSummary> byModel = new LinkedHashMap<>();
             for (String kind : MODELS) {

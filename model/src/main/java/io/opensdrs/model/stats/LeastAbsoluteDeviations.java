@@ -146,8 +146,12 @@ public final class LeastAbsoluteDeviations {
             }
             b[i] = y[i] * w;
         }
-        RealVector solution = new QRDecomposition(new Array2DRowRealMatrix(a, false)).getSolver()
-                .solve(new ArrayRealVector(b, false));
+        DecompositionSolver solver = new QRDecomposition(new Array2DRowRealMatrix(a, false)).getSolver();
+        if (!solver.isNonSingular()) {
+            throw new IllegalArgumentException("the design's columns are linearly dependent: the points cannot tell its "
+                    + k + " coefficients apart");
+        }
+        RealVector solution = solver.solve(new ArrayRealVector(b, false));
         double[] beta = new double[k];
         for (int j = 0; j < k; j++) {
             beta[j] = solution.getEntry(j) / scale[j];

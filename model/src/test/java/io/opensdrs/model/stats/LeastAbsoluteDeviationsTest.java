@@ -64,12 +64,14 @@ class LeastAbsoluteDeviationsTest {
     }
 
     @Test
-    void refusesTooFewPointsAndAnEmptyColumn() {
+    void refusesTooFewPointsAnEmptyColumnAndDependentColumns() {
         assertThatThrownBy(() -> LeastAbsoluteDeviations.fit(new double[][]{{1, 2}, {1, 3}}, new double[]{1, 2}))
                 .hasMessageContaining("more points than coefficients");
         assertThatThrownBy(() -> LeastAbsoluteDeviations.fit(new double[][]{{1, 0}, {1, 0}, {1, 0}}, new double[]{1, 2, 3}))
                 .hasMessageContaining("column 1 is all zeros");
         assertThatThrownBy(() -> LeastAbsoluteDeviations.fit(new double[][]{{1}, {1}, {1}}, new double[]{1, 2}))
                 .hasMessageContaining("3 rows but y has 2");
+        assertThatThrownBy(() -> LeastAbsoluteDeviations.fit(new double[][]{{1, 2}, {2, 4}, {3, 6}}, new double[]{1, 2, 3}))
+                .hasMessageContaining("linearly dependent");
     }
 }
