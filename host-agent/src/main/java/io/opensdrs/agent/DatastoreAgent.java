@@ -89,7 +89,8 @@ public final class DatastoreAgent implements AutoCloseable {
         this.views = consumer;
     }
 
-    private void step() {
+    /** One heartbeat step: the election's tick, the view, and the injector when it is due (run by {@link #start}). */
+    void step() {
         try {
             election.tick();
             DatastoreView view = election.view();

@@ -18,12 +18,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The leader's injector run is one run per configured IO size, smallest first, each reported as
  * it ends; an invalid run ends the sequence (a thin LUN read at 4 KiB is not read again at 256 KiB).
+ *
+ * <p>Nothing here runs on the wall clock: the election's clock moves only when the test steps the
+ * heartbeat (one observation interval a step, so the leader's lease never runs out between steps),
+ * and the injector's device keeps its own simulated time. A loaded machine only makes it slower.
  */
 class DatastoreAgentTest {
     private static final Duration PERIOD = Duration.ofMillis(100);
@@ -31,16 +36,19 @@ class DatastoreAgentTest {
     @TempDir
     Path tmp;
 
-    private List<InjectorResult> runOnce(boolean thin, long waitForResults) throws Exception {
+    private List<InjectorResult> runOnce(boolean thin) throws Exception {
         AgentEvents quiet = (ds, type, details) -> { };
-        LeaderElection election = new LeaderElection("ds1", "esx1", HeartbeatFile.open(tmp, 16),
-                LeaderElection.Timing.of(PERIOD), quiet, HostIoStatistics.NONE);
+        AtomicLong clock = new AtomicLong(1);
+        LeaderElection.Timing timing = LeaderElection.Timing.of(PERIOD);
+        LeaderElection election = new LeaderElection("ds1", "esx1", 7L, HeartbeatFile.open(tmp, 16), timing, quiet,
+                HostIoStatistics.NONE, clock::get, System::currentTimeMillis, d -> clock.addAndGet(d.toNanos()));
         List<WorkloadInjector> injectors = new ArrayList<>();
         for (int kb : new int[] {4, 256}) {
             injectors.add(new WorkloadInjector(new WorkloadInjector.Settings(new int[] {2, 4, 8}, Duration.ofMillis(60), kb * 1024)));
         }
         List<InjectorResult> results = new ArrayList<>();
-        InjectorSchedule schedule = new InjectorSchedule(Duration.ofDays(1), PERIOD, Duration.ofHours(1), System.currentTimeMillis());
+        long startMs = System.currentTimeMillis();
+        InjectorSchedule schedule = new InjectorSchedule(Duration.ofDays(1), PERIOD, Duration.ofHours(1), startMs);
         try (DatastoreAgent agent = new DatastoreAgent(election, schedule, injectors,
                 () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), thin),
                 InjectorMode.EMULATED, quiet, r -> {
@@ -48,18 +56,15 @@ class DatastoreAgentTest {
                         results.add(r);
                     }
                 })) {
-            agent.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (System.nanoTime() < deadline) {
-                synchronized (results) {
-                    if (results.size() >= waitForResults) {
-                        break;
-                    }
-                }
-                Thread.sleep(20);
+            // Until the run has ended: the schedule then says the next one is a day away. The
+            // deadline only keeps a broken agent from hanging the build.
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (schedule.nextDueMs() < startMs + Duration.ofHours(12).toMillis()) {
+                assertThat(System.nanoTime()).as("the run did not end; results so far: %s", results).isLessThan(deadline);
+                clock.addAndGet(timing.observeIntervalNanos());
+                agent.step();
+                Thread.sleep(1);
             }
-            // a second run is not due for a day: what arrived is the whole run
-            Thread.sleep(300);
         }
         synchronized (results) {
             return List.copyOf(results);
@@ -68,7 +73,7 @@ class DatastoreAgentTest {
 
     @Test
     void aRunIsOneInjectorRunPerIoSizeSmallestFirst() throws Exception {
-        List<InjectorResult> results = runOnce(false, 2);
+        List<InjectorResult> results = runOnce(false);
         assertThat(results).extracting(InjectorResult::getIoSizeKb).containsExactly(4, 256);
         assertThat(results).allSatisfy(r -> {
             assertThat(r.getValid()).as("run at %d KiB: %s", r.getIoSizeKb(), r.getInvalidDetail()).isTrue();
@@ -79,7 +84,7 @@ class DatastoreAgentTest {
 
     @Test
     void anInvalidRunEndsTheSequence() throws Exception {
-        List<InjectorResult> results = runOnce(true, 1);
+        List<InjectorResult> results = runOnce(true);
         assertThat(results).hasSize(1);
         assertThat(results.get(0).getIoSizeKb()).isEqualTo(4);
         assertThat(results.get(0).getInvalidReason()).isEqualTo(InvalidReason.THIN_PROVISIONED);
