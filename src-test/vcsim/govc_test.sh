@@ -17,7 +17,10 @@
 #      until empty, no migration onto it, exit;
 #   6. a running VM's swap file: made in its home at power-on (the VM's memory), taking
 #      its room from the datastore, moving with the home, gone at power-off;
-#   7. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
+#   7. performance counters: a sample published through POST /opensdrs/perf for one of vm1's
+#      disks and a datastore of h1 reads back equal with `govc metric.sample -json`; bad bodies
+#      are refused (400, 409); -perf-omit-counter removes a counter from `govc metric.ls`;
+#   8. `-stock`, and stock vcsim itself, only rewrite vm.datastore.
 # govc has no per-disk locator option, so the single-disk relocation is issued
 # with `target/vcsim relocate` (a minimal client); every check uses govc.
 #
@@ -245,6 +248,43 @@ for _ in $(seq 1 50); do [[ -z "$(swap_name)" ]] && break; sleep 0.1; done
 expect "swap: gone from layoutEx at power-off" "$(swap_name)" ""
 [[ ! -e "$DIR1/vm2/${SWAP##*/}" ]] && ok "swap: the file deleted at power-off" || bad "swap: the file left at power-off"
 expect "swap: its room given back" "$(( FREE1 - $(ds_free ds1) ))" "$GiB"
+
+# 7. performance counters published by the testbed, read back with govc metric.sample (realtime
+#    interval 20, one disk instance); a VM's disk instance is scsi<bus>:<unit>, a host's
+#    datastore instance the last element of its summary.url
+PERF=$(echo "$GOVC_URL" | sed -E 's#^(https?://)[^@]*@#\1#; s#/sdk$##')/opensdrs/perf
+publish() { curl -ks -o "$WORK/perf.msg" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "$1" "$PERF"; }
+KEY=$(govc device.info -vm vm1 -json 'disk-*' | jq -r '.devices[] | select(.backing.fileName | endswith("/disk2.vmdk")) | .key')
+# vCenter's name: the controller's type and bus number, the disk's unit number (pvscsi bus 0, unit 1)
+INST=$(govc device.info -vm vm1 -json | jq -r '(.devices | map({(.key | tostring): .}) | add) as $d
+  | .devices[] | select((.backing.fileName? // "") | endswith("/disk2.vmdk")) | "scsi\($d[.controllerKey | tostring].busNumber):\(.unitNumber)"')
+expect "perf: disk2's instance name" "$INST" "scsi0:1"
+UUID1=$(basename "$(ds_dir ds1)")
+perf_body() { # TIMESTAMP READS LATENCY IOPS
+  printf '{"timestamp":"%s","interval":20,"vms":[{"vm":"vm1","disks":[{"key":%s,"counters":{"virtualDisk.numberReadAveraged.average":%s,"virtualDisk.totalReadLatency.average":%s}}]}],"hosts":[{"host":"h1","datastores":[{"datastore":"ds1","counters":{"datastore.datastoreIops.average":%s}}]}]}' "$1" "$KEY" "$2" "$3" "$4"
+}
+expect "perf: first sample published" "$(publish "$(perf_body 2026-11-27T10:00:20.000Z 120 7 300)")" "204"
+expect "perf: second sample published" "$(publish "$(perf_body 2026-11-27T10:00:40.000Z 130 -3 310)")" "204"
+DISK_INST=$(govc metric.sample -json -i 20 -n 5 vm/vm1 virtualDisk.numberReadAveraged.average | jq -r '[.sample[0].value[].instance] | join(",")')
+expect "perf: vm1's disk2 is the one instance with data, named scsi<bus>:<unit>" "$DISK_INST" "$INST"
+SAMPLE=$(govc metric.sample -json -i 20 -n 5 -instance "$INST" vm/vm1 virtualDisk.numberReadAveraged.average virtualDisk.totalReadLatency.average)
+expect "perf: govc metric.sample timestamps" "$(jq -r '[.sample[0].sampleInfo[] | "\(.interval)@\(.timestamp)"] | join(" ")' <<<"$SAMPLE")" "20@2026-11-27T10:00:20Z 20@2026-11-27T10:00:40Z"
+expect "perf: govc metric.sample values" "$(jq -r '[.sample[0].value[] | "\(.name)[\(.instance)]=\(.value | map(tostring) | join(","))"] | sort | join(" ")' <<<"$SAMPLE")" \
+  "virtualDisk.numberReadAveraged.average[$INST]=120,130 virtualDisk.totalReadLatency.average[$INST]=7,-3"
+expect "perf: -n 1 is the newest sample" "$(govc metric.sample -json -i 20 -n 1 -instance "$INST" vm/vm1 virtualDisk.numberReadAveraged.average | jq -c '.sample[0].value[0].value')" "[130]"
+expect "perf: the host's datastore counter by the datastore's UUID" \
+  "$(govc metric.sample -json -i 20 -instance "$UUID1" /DC0/host/C0/h1 datastore.datastoreIops.average | jq -c '[.sample[0].value[] | {instance, value}]')" "[{\"instance\":\"$UUID1\",\"value\":[300,310]}]"
+govc metric.ls vm/vm1 | grep -qx 'virtualDisk.readLatencyUS.latest' && ok "perf: govc metric.ls lists virtualDisk.readLatencyUS.latest" || bad "perf: govc metric.ls lacks virtualDisk.readLatencyUS.latest"
+expect "perf: a counter of another group is refused" "$(publish '{"timestamp":"2026-11-27T10:01:00Z","interval":20,"vms":[{"vm":"vm1","disks":[{"instance":"scsi0:0","counters":{"cpu.usage.average":1}}]}]}') $(cat "$WORK/perf.msg")" \
+  '400 vms[0].disks[0].counters: "cpu.usage.average" is not a virtualDisk counter'
+expect "perf: an old timestamp is a conflict" "$(publish "$(perf_body 2026-11-27T10:00:40.000Z 1 1 1)")" "409"
+expect "perf: nothing of the refused bodies stored" "$(govc metric.sample -json -i 20 -instance "$INST" vm/vm1 virtualDisk.numberReadAveraged.average | jq -c '.sample[0].value[0].value')" "[120,130]"
+if out=$(./target/vcsim -perf-omit-counter virtualDisk.nope.latest 2>&1); then bad "perf: an unknown -perf-omit-counter name was accepted"; else
+  [[ "$out" == *'"virtualDisk.nope.latest"'* ]] && ok "perf: an unknown -perf-omit-counter name is an error naming it" || bad "perf: -perf-omit-counter error: $out"
+fi
+start_sim omit ./target/vcsim -ds 1 -perf-omit-counter virtualDisk.readLatencyUS.latest,datastore.datastoreIops.average
+expect "perf: -perf-omit-counter removes the counters from metric.ls" \
+  "$(GOVC_URL=$URL govc metric.ls vm/DC0_H0_VM0 | grep -c -e '^virtualDisk.readLatencyUS.latest$' -e '^virtualDisk.writeLatencyUS.latest$') $(GOVC_URL=$URL govc metric.ls /DC0/host/DC0_H0/DC0_H0 | grep -c '^datastore.datastoreIops.average$')" "1 0"
 
 # --- -stock, and stock vcsim: only vm.datastore changes ----------------------------
 check_stock() { # NAME URL VM SRC DST

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -55,6 +56,8 @@ type Options struct {
 	Username     string
 	Password     string
 	WatchEvery   time.Duration // datastore directory polling period
+	// PerfOmitCounters are full counter names removed from the PerformanceManager (perf.go).
+	PerfOmitCounters []string
 }
 
 // Server is a running simulator.
@@ -65,6 +68,7 @@ type Server struct {
 	dirs  []string
 	stop  chan struct{}
 	reloc *relocator
+	perf  *perfService
 }
 
 // Start builds the world and starts serving. Only one Server may run per process
@@ -75,6 +79,17 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 	}
 	if o.WatchEvery <= 0 {
 		o.WatchEvery = 200 * time.Millisecond
+	}
+	var counters *perfCounters
+	if o.Stock {
+		if len(o.PerfOmitCounters) > 0 {
+			return nil, fmt.Errorf("-perf-omit-counter needs the OpenSDRS PerformanceManager, which -stock turns off")
+		}
+	} else {
+		var err error
+		if counters, err = newPerfCounters(o.PerfOmitCounters); err != nil {
+			return nil, err
+		}
 	}
 	var inv *Inventory
 	if o.Inventory != "" {
@@ -112,6 +127,12 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 	if !o.Stock {
 		s.reloc = newRelocator(o.RateMBps)
 		mux.HandleFunc("/opensdrs/datastore", s.reloc.adminHandler)
+		perf, err := installPerf(model, counters)
+		if err != nil {
+			return nil, err
+		}
+		s.perf = perf
+		mux.HandleFunc("/opensdrs/perf", s.perf.adminHandler)
 	}
 
 	s.srv = model.Service.NewServer()
@@ -201,9 +222,17 @@ func main() {
 	flag.StringVar(&o.Password, "password", "", "Login password (any password allowed by default)")
 	flag.StringVar(&o.Inventory, "inventory", "", "JSON world description (replaces the counts model; see README.md)")
 	flag.Float64Var(&o.RateMBps, "relocate-rate-mbps", 1000, "Simulated storage vMotion copy rate in MiB/s (<= 0: instantaneous)")
-	flag.BoolVar(&o.Stock, "stock", false, "Stock vcsim RelocateVM_Task (no storage vMotion, no accessibility watcher, no admin endpoint)")
+	flag.BoolVar(&o.Stock, "stock", false, "Stock vcsim RelocateVM_Task (no storage vMotion, no accessibility watcher, no admin endpoints, stock PerformanceManager)")
 	flag.Float64Var(&o.DsCapacityGB, "ds-capacity-gb", 0, "Counts model: capacity of every datastore in GiB (0 = stock 10 TiB)")
 	flag.StringVar(&o.DsRoot, "ds-root", "", "Parent directory for -inventory datastore directories (default: temp dir)")
+	flag.Func("perf-omit-counter", "Remove counters (full names group.name.rollup, comma-separated; repeatable) from the PerformanceManager", func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				o.PerfOmitCounters = append(o.PerfOmitCounters, name)
+			}
+		}
+		return nil
+	})
 	urlFile := flag.String("url-file", "", "Also write the URL to this file (written atomically once serving)")
 	flag.BoolVar(&simulator.Trace, "trace", simulator.Trace, "Trace SOAP to stderr")
 	flag.Parse()
