@@ -97,7 +97,10 @@ public class SdrsProperties {
         private Duration retentionCheckInterval = Duration.ofMinutes(1);
         @NotNull
         private Duration snapshotInterval = Duration.ofMinutes(5);
+        @Valid
+        private final VCenterCounters vcenter = new VCenterCounters();
 
+        public VCenterCounters getVcenter() { return vcenter; }
         public List<Duration> getWindows() { return windows; }
         public void setWindows(List<Duration> windows) { this.windows = windows; }
         public Duration getRawRetention() { return rawRetention; }
@@ -108,6 +111,36 @@ public class SdrsProperties {
         public void setRetentionCheckInterval(Duration d) { this.retentionCheckInterval = d; }
         public Duration getSnapshotInterval() { return snapshotInterval; }
         public void setSnapshotInterval(Duration snapshotInterval) { this.snapshotInterval = snapshotInterval; }
+    }
+
+    /** Reading every disk's IO from vCenter's realtime performance counters ({@code sdrs.stats.vcenter.*}). */
+    public static class VCenterCounters {
+        /** How often QueryPerf is asked for the samples since the last read; vCenter's realtime interval is 20 s. */
+        @NotNull
+        private Duration pollInterval = Duration.ofSeconds(20);
+        /** Entities (VMs or hosts) per QueryPerf call. */
+        @Min(1) @Max(5000)
+        private int batchSize = 250;
+        /** Samples asked for of an entity read for the first time (after a start: the last minutes). */
+        @Min(1) @Max(180)
+        private int firstSamples = 15;
+        /** Longest wait between reads while vCenter fails them (the wait doubles from the poll interval). */
+        @NotNull
+        private Duration maxBackoff = Duration.ofMinutes(5);
+        /** A running VM's disk without a sample for this many intervals is a fault. */
+        @Min(1)
+        private int noDataIntervals = 3;
+
+        public Duration getPollInterval() { return pollInterval; }
+        public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
+        public int getBatchSize() { return batchSize; }
+        public void setBatchSize(int batchSize) { this.batchSize = batchSize; }
+        public int getFirstSamples() { return firstSamples; }
+        public void setFirstSamples(int firstSamples) { this.firstSamples = firstSamples; }
+        public Duration getMaxBackoff() { return maxBackoff; }
+        public void setMaxBackoff(Duration maxBackoff) { this.maxBackoff = maxBackoff; }
+        public int getNoDataIntervals() { return noDataIntervals; }
+        public void setNoDataIntervals(int noDataIntervals) { this.noDataIntervals = noDataIntervals; }
     }
 
     public static class Models {

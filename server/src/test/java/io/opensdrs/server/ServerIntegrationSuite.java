@@ -12,7 +12,6 @@ import io.opensdrs.server.inventory.InventorySnapshot;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
-import io.opensdrs.shared.agent.v1.DatastoreState;
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.StreamSamples;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
@@ -53,6 +52,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.stats.vcenter.poll-interval=PT1H",
         // the balancing package's own suite drives these; here they would add rows and agent messages mid-test
         "sdrs.balancing.scheduler-tick=PT1H",
         "sdrs.balancing.addition-check-interval=PT1H",
@@ -113,7 +113,7 @@ abstract class ServerIntegrationSuite {
         for (String t : List.of("agent", "agent_datastore", "sample_batch", "percentile_snapshot", "datastore_observation",
                 "injector_run", "datastore_model", "model_accuracy", "datacenter", "datastore_cluster", "datastore", "host",
                 "host_datastore", "vm", "virtual_disk", "inventory_sync_state", "cluster_settings", "recommendation",
-                "action_history", "fault", "migration", "known_name")) {
+                "action_history", "fault", "migration", "known_name", "datastore_heartbeat", "statistics_fault")) {
             f.put(t, jdbc.queryForObject("SELECT COUNT(*) FROM " + t, Long.class));
         }
         f.put("agents", jdbc.queryForList("SELECT agent_id, revoked, last_seq, accepted_samples FROM agent ORDER BY agent_id").toString());
@@ -279,6 +279,8 @@ abstract class ServerIntegrationSuite {
         return r.setFit(LqFit.newBuilder().setSlopeMsPerIo(slope).setInterceptMs(intercept).setRSquared(1).setPoints(5)).build();
     }
 
+    @Autowired io.opensdrs.server.models.PassiveObservations observations;
+
     @Test
     void injectorResultsBuildModelsAndDatastoresWithoutOneGetPestosDefault() throws Exception {
         inventory.setSnapshot(InMemoryInventorySource.sample("v-models"));
@@ -289,14 +291,12 @@ abstract class ServerIntegrationSuite {
             SimulatedAgent.Session s = a.openSession();
             s.send(AgentMessage.newBuilder().setSeq(1).setInjectorResult(injectorRun("ds-a", "run-1", 0.5, 1.0)).build());
             assertThat(ack(s).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
-            // passive observations of ds-a, then a refresh scores the models on them (held out) and refits
-            for (int i = 0; i < 6; i++) {
-                double q = 2 + 4 * i;
-                s.send(AgentMessage.newBuilder().setSeq(2 + i).setDatastoreState(DatastoreState.newBuilder().setDatastore("ds-a")
-                        .setHost("esx1").setPeriodEndMs(1_700_000_100_000L + 4000L * i).setIoCount(5000).setOutstandingIos(q)
-                        .setMeanLatencyMs(0.55 * q + 1).build()).build());
-                assertThat(ack(s).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
-            }
+        }
+        // passive observations of ds-a (the datastore's totals over six 20-s samples, as read from vCenter's
+        // counters), then a refresh scores the models on them (held out) and refits
+        for (int i = 0; i < 6; i++) {
+            double q = 2 + 4 * i;
+            observations.insert("ds-a", "vcenter", 1_700_000_100_000L + 20_000L * i, 5000, q, 0.55 * q + 1, 4, 1, 1);
         }
         JsonNode m = call(HttpMethod.GET, "/api/v1/datastores/ds-a/model?kind=pesto", null, 200);
         assertThat(m.get("model").get("source").asText()).isEqualTo("injector");

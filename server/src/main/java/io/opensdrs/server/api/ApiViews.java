@@ -46,8 +46,12 @@ public final class ApiViews {
     public record SpaceView(long capacityBytes, long freeBytes, double utilizationPct) {
     }
 
+    /** @param heartbeat the agents' newest view of its heartbeat file (leader, live hosts, idle); null before any */
     public record DatastoreView(String name, String id, String cluster, boolean accessible, String maintenanceMode,
-                                SpaceView space, ModelSummary model) {
+                                SpaceView space, ModelSummary model, HeartbeatView heartbeat) {
+    }
+
+    public record HeartbeatView(String leaderHost, List<String> liveHosts, boolean idle, String reportedBy, String receivedAt) {
     }
 
     public record ModelSummary(String kind, String source, Map<String, Double> parameters, Double rSquared, String fittedAt) {
@@ -88,6 +92,24 @@ public final class ApiViews {
     }
 
     public record FaultView(long id, String subject, String reason, String createdAt) {
+    }
+
+    /** One stored statistics window of a virtual disk (reads and writes counted over {@code seconds}). */
+    public record DiskWindowView(String windowStart, String windowEnd, int seconds, String datastore, long reads, long writes,
+                                 long bytesRead, long bytesWritten, double outstandingIos, double meanLatencyMs,
+                                 double ioSizeKb, double readShare, double randomness) {
+    }
+
+    /**
+     * How a cluster's IO statistics are read: from vCenter's realtime performance counters, the newest
+     * sample read, the last read, and what went wrong reading them.
+     */
+    public record StatisticsView(String source, int intervalSeconds, String lastReadAt, long lastReadMillis,
+                                 String newestSample, String nextReadIn, String lastFailure, List<StatisticsFaultView> faults) {
+    }
+
+    public record StatisticsFaultView(String kind, String subject, String detail, String firstSeen, String lastSeen,
+                                      long occurrences, boolean active, String resolvedAt) {
     }
 
     public record SnapshotView(String metric, long windowSeconds, double p50, double p70, double p90, long samples, String takenAt) {

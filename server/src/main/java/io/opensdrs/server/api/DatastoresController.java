@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.ingest.DatastoreHeartbeats;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.ModelRecord;
 import io.opensdrs.server.stats.WindowPercentiles;
@@ -34,8 +35,11 @@ public class DatastoresController {
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
     private final JdbcTemplate jdbc;
+    private final DatastoreHeartbeats heartbeats;
 
-    public DatastoresController(InventoryQueries queries, WorkloadPercentiles percentiles, DatastoreModels models, JdbcTemplate jdbc) {
+    public DatastoresController(InventoryQueries queries, WorkloadPercentiles percentiles, DatastoreModels models, JdbcTemplate jdbc,
+                                DatastoreHeartbeats heartbeats) {
+        this.heartbeats = heartbeats;
         this.queries = queries;
         this.percentiles = percentiles;
         this.models = models;
@@ -128,7 +132,9 @@ public class DatastoresController {
                 r.capacity() == 0 ? 0 : 100.0 * (r.capacity() - r.free()) / r.capacity())).orElse(null);
         return new ApiViews.DatastoreView(name, row.map(InventoryQueries.DatastoreRow::moid).orElse(null),
                 row.map(InventoryQueries.DatastoreRow::cluster).orElse(null), row.map(InventoryQueries.DatastoreRow::accessible).orElse(true),
-                row.map(InventoryQueries.DatastoreRow::maintenance).orElse("normal"), space, ApiViews.ModelSummary.of(m));
+                row.map(InventoryQueries.DatastoreRow::maintenance).orElse("normal"), space, ApiViews.ModelSummary.of(m),
+                heartbeats.of(name).map(h -> new ApiViews.HeartbeatView(h.leaderHost(), h.liveHosts(), h.idle(), h.reportedBy(),
+                        h.receivedAt().toString())).orElse(null));
     }
 
     /** Parses {@code window} (ISO-8601, e.g. PT1H) and checks it is one the server keeps; default the shortest. */

@@ -1,6 +1,8 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.stats.RawSampleStore;
 import io.opensdrs.server.stats.WorkloadPercentiles;
+import io.opensdrs.server.stats.vcenter.VCenterStatistics;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
@@ -24,10 +26,27 @@ public class DisksController {
 
     private final JdbcTemplate jdbc;
     private final WorkloadPercentiles percentiles;
+    private final RawSampleStore raw;
 
-    public DisksController(JdbcTemplate jdbc, WorkloadPercentiles percentiles) {
+    public DisksController(JdbcTemplate jdbc, WorkloadPercentiles percentiles, RawSampleStore raw) {
         this.jdbc = jdbc;
         this.percentiles = percentiles;
+        this.raw = raw;
+    }
+
+    @GetMapping("/{vm}/{diskKey}/windows")
+    @Operation(summary = "The newest statistics windows stored of one virtual disk, as read from vCenter's counters,"
+            + " newest first (vm: managed object id)")
+    public List<ApiViews.DiskWindowView> windows(
+            @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String vm,
+            @PathVariable @Min(0) int diskKey,
+            @RequestParam(defaultValue = "6") @Min(1) @Max(180) int limit) {
+        return raw.recentWindows(VCenterStatistics.SOURCE, vm, diskKey, limit, 4 * limit + 20).stream()
+                .map(w -> new ApiViews.DiskWindowView(java.time.Instant.ofEpochMilli(w.getWindowStartMs()).toString(),
+                        java.time.Instant.ofEpochMilli(w.getWindowStartMs() + w.getWindowSeconds() * 1000L).toString(),
+                        w.getWindowSeconds(), w.getDatastore(), w.getReads(), w.getWrites(), w.getBytesRead(), w.getBytesWritten(),
+                        w.getMeanOutstandingIos(), w.getMeanLatencyMs(), w.getMeanIoSizeKb(), w.getReadShare(), w.getRandomness()))
+                .toList();
     }
 
     @GetMapping

@@ -2,10 +2,8 @@ package io.opensdrs.server.ingest;
 
 import io.opensdrs.server.metrics.IngestMetrics;
 import io.opensdrs.server.models.DatastoreModels;
-import io.opensdrs.server.models.PassiveObservations;
+import io.opensdrs.server.stats.DiskWindowIngestion;
 import io.opensdrs.server.stats.NewestDiskWindows;
-import io.opensdrs.server.stats.RawSampleStore;
-import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.Ack;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
@@ -33,24 +31,22 @@ public class AgentMessageIngestion {
 
     private final TransactionTemplate tx;
     private final SequenceLedger ledger;
-    private final RawSampleStore raw;
-    private final WorkloadPercentiles percentiles;
+    private final DiskWindowIngestion windows;
     private final NewestDiskWindows newest;
     private final DatastoreModels models;
-    private final PassiveObservations observations;
+    private final DatastoreHeartbeats heartbeats;
     private final JdbcTemplate jdbc;
     private final IngestMetrics metrics;
 
-    public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, RawSampleStore raw,
-                                 WorkloadPercentiles percentiles, NewestDiskWindows newest, DatastoreModels models,
-                                 PassiveObservations observations, JdbcTemplate jdbc, IngestMetrics metrics) {
+    public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, DiskWindowIngestion windows,
+                                 NewestDiskWindows newest, DatastoreModels models,
+                                 DatastoreHeartbeats heartbeats, JdbcTemplate jdbc, IngestMetrics metrics) {
         this.tx = tx;
         this.ledger = ledger;
-        this.raw = raw;
-        this.percentiles = percentiles;
+        this.windows = windows;
         this.newest = newest;
         this.models = models;
-        this.observations = observations;
+        this.heartbeats = heartbeats;
         this.jdbc = jdbc;
         this.metrics = metrics;
     }
@@ -82,10 +78,10 @@ public class AgentMessageIngestion {
             }
             switch (m.getBodyCase()) {
                 case DISK_STATS:
-                    raw.insert(agentId, m.getSeq(), m.getDiskStats());
+                    windows.store(agentId, m.getSeq(), m.getDiskStats());
                     break;
                 case DATASTORE_STATE:
-                    observations.insert(m.getDatastoreState());
+                    heartbeats.record(m.getDatastoreState());
                     break;
                 case INJECTOR_RESULT:
                     models.recordInjectorResult(agentId, m.getSeq(), m.getInjectorResult());
@@ -103,8 +99,7 @@ public class AgentMessageIngestion {
         switch (outcome) {
             case APPLIED:
                 if (m.hasDiskStats()) {
-                    percentiles.record(m.getDiskStats());
-                    newest.record(m.getDiskStats());
+                    windows.fold(m.getDiskStats());
                 }
                 metrics.message("accepted", samples);
                 return ack(m.getSeq(), AckStatus.ACCEPTED, "", m.getSeq());

@@ -52,11 +52,18 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
      * @param swapDatastoreMoid the datastore of the VM's swap file when not in the home directory (host-local
      *     swap placement); null otherwise
      * @param swapBytes that swap file's size; 0 with none
+     * @param poweredOn whether it runs: only a running VM's disks have realtime performance data
      */
     public record VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid,
-                         long homeBytes, String swapDatastoreMoid, long swapBytes) {
+                         long homeBytes, String swapDatastoreMoid, long swapBytes, boolean poweredOn) {
         public VmInfo {
             disks = List.copyOf(disks);
+        }
+
+        /** A running VM. */
+        public VmInfo(String moid, String name, String hostMoid, List<VirtualDiskInfo> disks, String homeDatastoreMoid,
+                      long homeBytes, String swapDatastoreMoid, long swapBytes) {
+            this(moid, name, hostMoid, disks, homeDatastoreMoid, homeBytes, swapDatastoreMoid, swapBytes, true);
         }
 
         /** A VM whose swap file, if any, is in its home. */
@@ -66,7 +73,13 @@ public record InventorySnapshot(String version, List<DatacenterInfo> datacenters
         }
     }
 
-    /** A VirtualDisk device: its key, backing file, capacity and datastore. */
-    public record VirtualDiskInfo(int key, String fileName, long sizeBytes, String datastoreMoid) {
+    /**
+     * A VirtualDisk device: its key, backing file, capacity and datastore, and the instance naming it in
+     * vCenter's {@code virtualDisk} performance counters ({@code scsi0:1}; null when unknown).
+     */
+    public record VirtualDiskInfo(int key, String fileName, long sizeBytes, String datastoreMoid, String perfInstance) {
+        public VirtualDiskInfo(int key, String fileName, long sizeBytes, String datastoreMoid) {
+            this(key, fileName, sizeBytes, datastoreMoid, null);
+        }
     }
 }

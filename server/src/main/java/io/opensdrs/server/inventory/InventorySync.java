@@ -238,13 +238,14 @@ public class InventorySync implements StoredInventory {
     private void upsert(InventorySnapshot.VmInfo v) {
         jdbc.update("DELETE FROM virtual_disk WHERE vm_moid = ?", v.moid());
         jdbc.update("DELETE FROM vm WHERE moid = ?", v.moid());
-        jdbc.update("INSERT INTO vm (moid, name, host_moid, home_datastore_moid, home_bytes, swap_datastore_moid, swap_bytes)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?)", v.moid(), v.name(), v.hostMoid(), v.homeDatastoreMoid(), v.homeBytes(),
-                v.swapDatastoreMoid(), v.swapBytes());
+        jdbc.update("INSERT INTO vm (moid, name, host_moid, home_datastore_moid, home_bytes, swap_datastore_moid, swap_bytes,"
+                + " powered_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", v.moid(), v.name(), v.hostMoid(), v.homeDatastoreMoid(),
+                v.homeBytes(), v.swapDatastoreMoid(), v.swapBytes(), v.poweredOn());
         rememberName(v.moid(), v.name());
         for (InventorySnapshot.VirtualDiskInfo d : v.disks()) {
-            jdbc.update("INSERT INTO virtual_disk (vm_moid, disk_key, file_name, size_bytes, datastore_moid) VALUES (?, ?, ?, ?, ?)",
-                    v.moid(), d.key(), d.fileName(), d.sizeBytes(), d.datastoreMoid());
+            jdbc.update("INSERT INTO virtual_disk (vm_moid, disk_key, file_name, size_bytes, datastore_moid, perf_instance)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)", v.moid(), d.key(), d.fileName(), d.sizeBytes(), d.datastoreMoid(),
+                    d.perfInstance());
         }
     }
 

@@ -1,9 +1,5 @@
 package io.opensdrs.server.models;
 
-import io.opensdrs.server.stats.WindowPercentiles;
-import io.opensdrs.server.stats.WorkloadMetric;
-import io.opensdrs.server.stats.WorkloadPercentiles;
-import io.opensdrs.shared.agent.v1.DatastoreState;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -12,11 +8,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Passive observations of a datastore: the datastore-wide totals of one heartbeat period
- * (DatastoreState, Pesto §5.1.1: OIO and latency summed over every host's block). The heartbeat
- * file carries no IO size, read share or randomness, so those come from the datastore's live
- * per-disk percentiles (the medians of the shortest window) when there are any, else from
- * Pesto's injector workload, 4 KiB random reads (§5.1).
+ * Passive observations of a datastore: its datastore-wide totals over one statistics sample (Pesto
+ * §5.1.1's OIO and latency summed over the hosts), read from vCenter's per-disk counters, with the
+ * IO-weighted size, read share and randomness of its disks. They score each model kind on data it
+ * was not fitted to and refit it passively.
  */
 @Component
 public class PassiveObservations {
@@ -31,29 +26,22 @@ public class PassiveObservations {
     }
 
     private final JdbcTemplate jdbc;
-    private final WorkloadPercentiles percentiles;
 
-    public PassiveObservations(JdbcTemplate jdbc, WorkloadPercentiles percentiles) {
+    public PassiveObservations(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.percentiles = percentiles;
     }
 
-    /** Inside the message's transaction. */
-    public void insert(DatastoreState s) {
-        double size = 4;
-        double read = 1;
-        double random = 1;
-        var p = percentiles.datastore(s.getDatastore(), percentiles.windows().get(0));
-        if (p.isPresent() && p.get().samples() > 0) {
-            WindowPercentiles w = p.get();
-            size = Math.max(0.5, w.values().get(WorkloadMetric.IO_SIZE_KB)[0]);
-            read = clamp(w.values().get(WorkloadMetric.READ_SHARE)[0]);
-            random = clamp(w.values().get(WorkloadMetric.RANDOMNESS)[0]);
-        }
+    /**
+     * A datastore's totals over one statistics sample, read from vCenter's per-disk counters: the
+     * outstanding IOs and IO-weighted latency, size, read share and randomness of its disks (inside
+     * the caller's transaction).
+     */
+    public void insert(String datastore, String source, long periodEndMs, long ioCount, double outstandingIos,
+                       double latencyMs, double ioSizeKb, double readShare, double randomness) {
         jdbc.update("INSERT INTO datastore_observation (datastore_name, host, period_end_ms, io_count, outstanding_ios,"
                         + " mean_latency_ms, io_size_kb, read_share, randomness, idle, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                s.getDatastore(), s.getHost(), s.getPeriodEndMs(), s.getIoCount(), s.getOutstandingIos(), s.getMeanLatencyMs(),
-                size, read, random, s.getIdle(), Timestamp.from(Instant.now()));
+                datastore, source, periodEndMs, ioCount, outstandingIos, latencyMs, ioSizeKb, clamp(readShare), clamp(randomness),
+                false, Timestamp.from(Instant.now()));
     }
 
     /** The newest {@code limit} observations of a datastore, oldest first. */

@@ -39,6 +39,34 @@ public class RawSampleStore {
                 agentId, seq, batch.getSamplesCount(), first, last, Timestamp.from(Instant.now()), batch.toByteArray());
     }
 
+    /** The highest sequence number stored for the source, 0 when none. */
+    public long lastSeq(String source) {
+        Long n = jdbc.queryForObject("SELECT MAX(seq) FROM sample_batch WHERE agent_id = ?", Long.class, source);
+        return n == null ? 0 : n;
+    }
+
+    /**
+     * The disk's newest stored windows, newest first: at most {@code limit}, found in the newest
+     * {@code batches} batches of the source.
+     */
+    public java.util.List<DiskWindowStats> recentWindows(String source, String vm, int diskKey, int limit, int batches) {
+        java.util.List<DiskWindowStats> found = new java.util.ArrayList<>();
+        jdbc.query("SELECT payload FROM sample_batch WHERE agent_id = ? ORDER BY id DESC FETCH FIRST " + batches + " ROWS ONLY",
+                rs -> {
+                    try {
+                        for (DiskWindowStats s : DiskStatsBatch.parseFrom(rs.getBytes(1)).getSamplesList()) {
+                            if (s.getVm().equals(vm) && s.getDiskKey() == diskKey) {
+                                found.add(s);
+                            }
+                        }
+                    } catch (InvalidProtocolBufferException e) {
+                        throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
+                    }
+                }, source);
+        found.sort(java.util.Comparator.comparingLong(DiskWindowStats::getWindowStartMs).reversed());
+        return found.subList(0, Math.min(limit, found.size()));
+    }
+
     /** Every retained batch, oldest first. */
     public void forEach(Consumer<DiskStatsBatch> consumer) {
         jdbc.query("SELECT payload FROM sample_batch ORDER BY id", rs -> {

@@ -6,8 +6,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Rebuilds the in-memory P² windows from the retained raw batches at start-up, before the gRPC
- * server accepts agents (it starts in a later lifecycle phase). After a kill -9 the percentiles
+ * Rebuilds the in-memory P² windows, and each disk's newest stored window, from the retained raw
+ * batches at start-up, before the gRPC server accepts agents and before vCenter's counters are read
+ * (both start in later lifecycle phases or after the application is ready). After a kill -9 the percentiles
  * therefore again count every accepted sample within the retention bound exactly once.
  */
 @Component
@@ -20,18 +21,20 @@ public class StatisticsRecovery implements SmartLifecycle {
 
     private final RawSampleStore raw;
     private final WorkloadPercentiles percentiles;
+    private final DiskWindowIngestion ingestion;
     private volatile boolean running;
 
-    public StatisticsRecovery(RawSampleStore raw, WorkloadPercentiles percentiles) {
+    public StatisticsRecovery(RawSampleStore raw, WorkloadPercentiles percentiles, DiskWindowIngestion ingestion) {
         this.raw = raw;
         this.percentiles = percentiles;
+        this.ingestion = ingestion;
     }
 
     @Override
     public void start() {
         long t0 = System.nanoTime();
-        percentiles.clear();
-        raw.forEach(percentiles::record);
+        ingestion.clear();
+        raw.forEach(ingestion::replayed);
         log.info("rebuilt P² percentiles from {} retained samples in {} ms", percentiles.folded(),
                 (System.nanoTime() - t0) / 1_000_000);
         running = true;

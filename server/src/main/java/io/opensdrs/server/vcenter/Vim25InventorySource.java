@@ -134,9 +134,10 @@ public class Vim25InventorySource implements VCenterInventorySource {
                 .map(h -> new InventorySnapshot.HostInfo(h.id(), h.name(), dcOf.apply(h.datastoreIds()), h.datastoreIds())).toList();
         List<InventorySnapshot.VmInfo> vms = v.vms().stream()
                 .map(m -> new InventorySnapshot.VmInfo(m.id(), m.name(), m.hostId(), m.disks().stream()
-                        .map(d -> new InventorySnapshot.VirtualDiskInfo(d.key(), d.fileName(), d.capacityBytes(), d.datastoreId()))
+                        .map(d -> new InventorySnapshot.VirtualDiskInfo(d.key(), d.fileName(), d.capacityBytes(), d.datastoreId(),
+                                d.perfInstance()))
                         .toList(), m.homeDatastoreId(), m.homeBytes(), m.swapDatastoreId(),
-                        m.swapBytes())).toList();
+                        m.swapBytes(), m.poweredOn())).toList();
         return new InventorySnapshot(v.version(), dcs, pods, dss, hosts, vms);
     }
 }

@@ -56,7 +56,7 @@ final class InventoryAssembler {
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
-                List.of("name", "runtime.host", "datastore", "config.hardware.device", VM_PATH_NAME, LAYOUT_EX)));
+                List.of("name", "runtime.host", "runtime.powerState", "datastore", "config.hardware.device", VM_PATH_NAME, LAYOUT_EX)));
         return spec;
     }
 
@@ -150,6 +150,12 @@ final class InventoryAssembler {
         String host = p.get("runtime.host") instanceof ManagedObjectReference h ? h.value() : null;
         List<InventorySnapshot.VirtualDisk> disks = new ArrayList<>();
         if (p.get("config.hardware.device") instanceof InventoryTypes.ArrayOfVirtualDevice devices) {
+            Map<Integer, InventoryTypes.VirtualController> controllers = new HashMap<>();
+            for (InventoryTypes.VirtualDevice d : devices.items) {
+                if (d instanceof InventoryTypes.VirtualController c) {
+                    controllers.put(c.key, c);
+                }
+            }
             for (InventoryTypes.VirtualDevice d : devices.items) {
                 if (d instanceof InventoryTypes.VirtualDisk disk
                         && disk.backing instanceof InventoryTypes.VirtualDeviceFileBackingInfo file) {
@@ -159,7 +165,8 @@ final class InventoryAssembler {
                             && Boolean.TRUE.equals(flat.thinProvisioned);
                     disks.add(new InventorySnapshot.VirtualDisk(disk.key,
                             disk.deviceInfo == null ? "disk-" + disk.key : disk.deviceInfo.label,
-                            file.fileName, file.datastore == null ? null : file.datastore.value(), bytes, thin));
+                            file.fileName, file.datastore == null ? null : file.datastore.value(), bytes, thin,
+                            perfInstance(disk, controllers)));
                 }
             }
         }
@@ -167,7 +174,32 @@ final class InventoryAssembler {
         String home = datastoreOfPath(p.get(VM_PATH_NAME), on);
         InventoryTypes.VirtualMachineFileLayoutExFileInfo swap = swapApart(p.get(LAYOUT_EX), p.get(VM_PATH_NAME));
         return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, home, homeBytes(p.get(LAYOUT_EX), home, swap),
-                swap == null ? null : datastoreOfPath(swap.name, on), swap == null || swap.size == null ? 0 : swap.size);
+                swap == null ? null : datastoreOfPath(swap.name, on), swap == null || swap.size == null ? 0 : swap.size,
+                poweredOn(p.get("runtime.powerState")));
+    }
+
+    /** Running unless vCenter says powered off or suspended (an unread state counts as running). */
+    private static boolean poweredOn(Object powerState) {
+        String state = powerState instanceof InventoryTypes.VirtualMachinePowerState s ? s.name()
+                : powerState instanceof org.w3c.dom.Element e ? e.getTextContent().trim() : String.valueOf(powerState);
+        return !"poweredOff".equals(state) && !"suspended".equals(state);
+    }
+
+    /**
+     * The instance naming the disk in vCenter's {@code virtualDisk} counters: its controller's kind and
+     * bus number, and its unit ({@code scsi0:1}, {@code ide0:0}, {@code sata0:2}, {@code nvme0:0}). Null
+     * when the controller is not among the VM's devices or of a kind vCenter names otherwise.
+     */
+    static String perfInstance(InventoryTypes.VirtualDisk disk, Map<Integer, InventoryTypes.VirtualController> controllers) {
+        InventoryTypes.VirtualController c = disk.controllerKey == null ? null : controllers.get(disk.controllerKey);
+        if (c == null || c.busNumber == null || disk.unitNumber == null) {
+            return null;
+        }
+        String kind = c instanceof InventoryTypes.VirtualSCSIController ? "scsi"
+                : c instanceof InventoryTypes.VirtualIDEController ? "ide"
+                : c instanceof InventoryTypes.VirtualSATAController ? "sata"
+                : c instanceof InventoryTypes.VirtualNVMEController ? "nvme" : null;
+        return kind == null ? null : kind + c.busNumber + ":" + disk.unitNumber;
     }
 
     /**

@@ -93,12 +93,20 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
      * @param swapDatastoreId the datastore of the VM's swap file when it is not in the home directory — the
      *     host's swap datastore, with host-local swap placement — which no relocation moves; null otherwise
      * @param swapBytes that swap file's size; 0 with none
+     * @param poweredOn whether it runs ({@code runtime.powerState} poweredOn): only a running VM's disks have IO
+     *     and realtime performance data
      */
     public record Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
-                     String homeDatastoreId, long homeBytes, String swapDatastoreId, long swapBytes) {
+                     String homeDatastoreId, long homeBytes, String swapDatastoreId, long swapBytes, boolean poweredOn) {
         public Vm {
             datastoreIds = List.copyOf(datastoreIds);
             disks = List.copyOf(disks);
+        }
+
+        /** A running VM. */
+        public Vm(String id, String name, String hostId, List<String> datastoreIds, List<VirtualDisk> disks,
+                  String homeDatastoreId, long homeBytes, String swapDatastoreId, long swapBytes) {
+            this(id, name, hostId, datastoreIds, disks, homeDatastoreId, homeBytes, swapDatastoreId, swapBytes, true);
         }
 
         /** A VM whose swap file, if any, is in its home. */
@@ -131,8 +139,16 @@ public record InventorySnapshot(String version, List<Datacenter> datacenters, Li
         }
     }
 
-    /** @param fileName backing file, {@code [datastore] vm/vm.vmdk} */
+    /**
+     * @param fileName backing file, {@code [datastore] vm/vm.vmdk}
+     * @param perfInstance the instance that names this disk in vCenter's {@code virtualDisk} performance
+     *     counters: its controller's kind and bus, and its unit ({@code scsi0:1}); null when unknown
+     */
     public record VirtualDisk(int key, String label, String fileName, String datastoreId, long capacityBytes,
-                              boolean thinProvisioned) {
+                              boolean thinProvisioned, String perfInstance) {
+        public VirtualDisk(int key, String label, String fileName, String datastoreId, long capacityBytes,
+                           boolean thinProvisioned) {
+            this(key, label, fileName, datastoreId, capacityBytes, thinProvisioned, null);
+        }
     }
 }

@@ -139,6 +139,16 @@ public interface VSphereClient extends AutoCloseable {
      */
     java.util.List<RecentTask> recentTasks(String vmId) throws VimFaultException;
 
+    /** Every counter of vCenter's PerformanceManager ({@code perfCounter}). */
+    java.util.List<PerfCounter> perfCounters() throws VimFaultException;
+
+    /**
+     * PerformanceManager.QueryPerf in the realtime interval (20 s), all the queries in one call,
+     * answered in the order asked. A structurally broken answer fails the call
+     * ({@code InvalidResponse}); a series that cannot be read is returned with its problem named.
+     */
+    java.util.List<PerfSamples> queryPerf(java.util.List<PerfQuery> queries) throws VimFaultException;
+
     Optional<ExtensionRegistration> findExtension(String key) throws VimFaultException;
 
     /** Registers the extension, or updates it when one with that key exists. */

@@ -4,6 +4,7 @@ import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes;
 import io.opensdrs.server.vsphere.vim25.InventoryTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PerformanceTypes;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
 import io.opensdrs.server.vsphere.vim25.TaskTypes;
 import io.opensdrs.server.vsphere.vim25.Vim25Client;
@@ -487,6 +488,46 @@ public final class Vim25VSphereClient implements VSphereClient {
             }
             return tasks;
         });
+    }
+
+    @Override
+    public java.util.List<PerfCounter> perfCounters() throws VimFaultException {
+        java.util.List<PerformanceTypes.PerfCounterInfo> all = call(vim::perfCounter);
+        java.util.List<PerfCounter> counters = new java.util.ArrayList<>(all.size());
+        for (PerformanceTypes.PerfCounterInfo c : all) {
+            if (c.groupInfo == null || c.nameInfo == null || c.rollupType == null) {
+                continue; // a counter without a name cannot be asked for by name
+            }
+            counters.add(new PerfCounter(c.key, c.groupInfo.key + "." + c.nameInfo.key + "." + c.rollupType,
+                    c.unitInfo == null ? "" : c.unitInfo.key, c.statsType));
+        }
+        return counters;
+    }
+
+    /** The realtime interval of hosts and VMs, seconds. */
+    static final int REALTIME_INTERVAL = 20;
+
+    @Override
+    public java.util.List<PerfSamples> queryPerf(java.util.List<PerfQuery> queries) throws VimFaultException {
+        java.util.List<PerformanceTypes.PerfQuerySpec> specs = new java.util.ArrayList<>(queries.size());
+        for (PerfQuery q : queries) {
+            PerformanceTypes.PerfQuerySpec spec = new PerformanceTypes.PerfQuerySpec();
+            spec.entity = new ManagedObjectReference(q.entityType(), q.entityId());
+            spec.startTime = q.after() == null ? null : q.after().toString();
+            spec.maxSample = q.maxSamples();
+            for (int key : q.counterKeys()) {
+                spec.metricId.add(new PerformanceTypes.PerfMetricId(key, "*"));
+            }
+            spec.intervalId = REALTIME_INTERVAL;
+            spec.format = "csv";
+            specs.add(spec);
+        }
+        java.util.List<PerformanceTypes.PerfEntityMetricBase> answers = call(() -> vim.queryPerf(specs));
+        java.util.List<PerfSamples> samples = new java.util.ArrayList<>(answers.size());
+        for (PerformanceTypes.PerfEntityMetricBase a : answers) {
+            samples.add(PerfCsv.read(a));
+        }
+        return samples;
     }
 
     @Override

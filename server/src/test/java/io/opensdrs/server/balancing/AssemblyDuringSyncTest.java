@@ -44,6 +44,7 @@ import static org.mockito.Mockito.doAnswer;
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.stats.vcenter.poll-interval=PT1H",
         "sdrs.balancing.scheduler-tick=PT1H",
         "sdrs.balancing.addition-check-interval=PT1H",
         "sdrs.balancing.maintenance-check-interval=PT1H",

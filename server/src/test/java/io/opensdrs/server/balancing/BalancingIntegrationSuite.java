@@ -56,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.stats.vcenter.poll-interval=PT1H",
         "sdrs.plugin.register=false",
         // the tests drive these by hand with the injected clock
         "sdrs.balancing.scheduler-tick=PT1H",

@@ -200,6 +200,18 @@ public class RecordingVSphereClient implements VSphereClient {
         return new ArrayList<>();
     }
 
+    /** A vCenter without performance data: the balancing tests feed statistics themselves. */
+    @Override
+    public List<io.opensdrs.server.vsphere.PerfCounter> perfCounters() throws VimFaultException {
+        throw new VimFaultException("RetrievePropertiesEx", "NotSupported", "the recording fixture keeps no performance counters");
+    }
+
+    @Override
+    public List<io.opensdrs.server.vsphere.PerfSamples> queryPerf(List<io.opensdrs.server.vsphere.PerfQuery> queries)
+            throws VimFaultException {
+        throw new VimFaultException("QueryPerf", "NotSupported", "the recording fixture keeps no performance counters");
+    }
+
     @Override
     public Optional<ExtensionRegistration> findExtension(String key) {
         return Optional.empty();

@@ -10,8 +10,8 @@ import java.lang.annotation.Target;
 /**
  * The whole server against govmomi's simulator run as a process (the test's
  * {@code @DynamicPropertySource} starts it with {@code FaithfulVcsim}): HTTP and gRPC on free
- * ports, the background loops (incremental inventory, model refresh, statistics snapshots,
- * maintenance checks, scheduled balancing) an hour apart so that only what the test does runs,
+ * ports, the background loops (incremental inventory, model refresh, statistics snapshots, reading
+ * vCenter's performance counters, maintenance checks, scheduled balancing) an hour apart so that only what the test does runs,
  * and vCenter calls allowed 20 s (the simulator's tasks on a busy 2-core machine).
  */
 @Target(ElementType.TYPE)
@@ -23,6 +23,7 @@ import java.lang.annotation.Target;
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.stats.vcenter.poll-interval=PT1H",
         "sdrs.balancing.maintenance-check-interval=PT1H",
         "sdrs.balancing.scheduler-tick=PT1H",
         "sdrs.plugin.register=false",

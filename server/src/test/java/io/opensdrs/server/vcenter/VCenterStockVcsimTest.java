@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "sdrs.inventory.incremental-interval=PT1H",
         "sdrs.models.refresh-interval=PT1H",
         "sdrs.stats.snapshot-interval=PT1H",
+        "sdrs.stats.vcenter.poll-interval=PT1H",
         "sdrs.migration.poll-interval=PT0.2S",
         "sdrs.plugin.manifest-url=https://sdrs.example.com:8443/ui/plugin.json",
         "sdrs.plugin.server-thumbprint=AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD",

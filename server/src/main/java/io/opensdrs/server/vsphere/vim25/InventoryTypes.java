@@ -27,6 +27,7 @@ public final class InventoryTypes {
         public ManagedObjectReference extensionManager;
         public ManagedObjectReference eventManager;
         public ManagedObjectReference storageResourceManager;
+        public ManagedObjectReference perfManager;
     }
 
     @XmlType(name = "AboutInfo")
@@ -84,7 +85,7 @@ public final class InventoryTypes {
     }
 
     @XmlType(name = "VirtualDevice")
-    @XmlSeeAlso(VirtualDisk.class)
+    @XmlSeeAlso({VirtualDisk.class, VirtualController.class})
     public static class VirtualDevice {
         public int key;
         public Description deviceInfo;
@@ -97,6 +98,61 @@ public final class InventoryTypes {
     public static class VirtualDisk extends VirtualDevice {
         public Long capacityInKB;
         public Long capacityInBytes;
+    }
+
+    /** VirtualMachine.runtime.powerState. */
+    @XmlType(name = "VirtualMachinePowerState")
+    @jakarta.xml.bind.annotation.XmlEnum
+    public enum VirtualMachinePowerState {
+        poweredOff, poweredOn, suspended
+    }
+
+    /**
+     * A controller's bus number names its disks' performance-counter instances ({@code scsi0:1} is the
+     * disk at unit 1 of the SCSI controller on bus 0). Its subtypes say which kind of bus it is.
+     */
+    @XmlType(name = "VirtualController")
+    @XmlSeeAlso({VirtualSCSIController.class, ParaVirtualSCSIController.class, VirtualLsiLogicController.class,
+            VirtualLsiLogicSASController.class, VirtualBusLogicController.class, VirtualIDEController.class,
+            VirtualSATAController.class, VirtualAHCIController.class, VirtualNVMEController.class})
+    public static class VirtualController extends VirtualDevice {
+        public Integer busNumber;
+    }
+
+    @XmlType(name = "VirtualSCSIController")
+    public static class VirtualSCSIController extends VirtualController {
+    }
+
+    @XmlType(name = "ParaVirtualSCSIController")
+    public static class ParaVirtualSCSIController extends VirtualSCSIController {
+    }
+
+    @XmlType(name = "VirtualLsiLogicController")
+    public static class VirtualLsiLogicController extends VirtualSCSIController {
+    }
+
+    @XmlType(name = "VirtualLsiLogicSASController")
+    public static class VirtualLsiLogicSASController extends VirtualSCSIController {
+    }
+
+    @XmlType(name = "VirtualBusLogicController")
+    public static class VirtualBusLogicController extends VirtualSCSIController {
+    }
+
+    @XmlType(name = "VirtualIDEController")
+    public static class VirtualIDEController extends VirtualController {
+    }
+
+    @XmlType(name = "VirtualSATAController")
+    public static class VirtualSATAController extends VirtualController {
+    }
+
+    @XmlType(name = "VirtualAHCIController")
+    public static class VirtualAHCIController extends VirtualSATAController {
+    }
+
+    @XmlType(name = "VirtualNVMEController")
+    public static class VirtualNVMEController extends VirtualController {
     }
 
     @XmlType(name = "VirtualDeviceBackingInfo")

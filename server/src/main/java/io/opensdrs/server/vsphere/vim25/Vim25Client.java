@@ -208,6 +208,25 @@ public final class Vim25Client {
         soap.call("CancelTask", new VimRequests.ThisOnly(task), Void.class);
     }
 
+    // ------------------------------------------------------------------ PerformanceManager
+
+    /** PerformanceManager.perfCounter: every counter this vCenter has, with the key QueryPerf takes. */
+    public List<PerformanceTypes.PerfCounterInfo> perfCounter() throws VimFaultException {
+        ObjectContent oc = retrieveProperties(content.perfManager, "perfCounter");
+        if (oc != null && oc.get("perfCounter") instanceof PerformanceTypes.ArrayOfPerfCounterInfo all) {
+            return all.items;
+        }
+        throw new VimFaultException("RetrievePropertiesEx", "InvalidResponse", "PerformanceManager has no perfCounter");
+    }
+
+    public List<PerformanceTypes.PerfEntityMetricBase> queryPerf(List<PerformanceTypes.PerfQuerySpec> specs)
+            throws VimFaultException {
+        VimRequests.QueryPerf req = new VimRequests.QueryPerf();
+        req.self = content.perfManager;
+        req.querySpec = new ArrayList<>(specs);
+        return soap.callList("QueryPerf", req, PerformanceTypes.PerfEntityMetricBase.class);
+    }
+
     // ------------------------------------------------------------------ ExtensionManager
 
     public void registerExtension(Extension extension) throws VimFaultException {

@@ -109,4 +109,11 @@ public final class VimRequests {
         public ManagedObjectReference self;
         public String extensionKey;
     }
+
+    @XmlType(name = "QueryPerfRequestType", propOrder = {"self", "querySpec"})
+    public static class QueryPerf {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public List<PerformanceTypes.PerfQuerySpec> querySpec = new ArrayList<>();
+    }
 }

@@ -68,14 +68,15 @@ final class VimSoapTransport {
                     InventoryTypes.DatastoreSummary.class, InventoryTypes.StoragePodSummary.class,
                     InventoryTypes.ArrayOfVirtualDevice.class, InventoryTypes.VirtualDisk.class,
                     InventoryTypes.VirtualDiskFlatVer2BackingInfo.class, InventoryTypes.StorageDrsConfigInfo.class,
-                    InventoryTypes.VirtualMachineFileLayoutEx.class,
+                    InventoryTypes.VirtualMachineFileLayoutEx.class, InventoryTypes.VirtualMachinePowerState.class,
                     TaskTypes.TaskInfo.class, TaskTypes.VirtualMachineRelocateSpec.class, TaskTypes.StoragePlacementResult.class,
                     ExtensionTypes.Extension.class,
+                    PerformanceTypes.ArrayOfPerfCounterInfo.class, PerformanceTypes.PerfEntityMetricBase.class,
                     VimRequests.ThisOnly.class, VimRequests.Login.class, VimRequests.RetrievePropertiesEx.class,
                     VimRequests.ContinueRetrievePropertiesEx.class, VimRequests.CreateFilter.class,
                     VimRequests.WaitForUpdatesEx.class, VimRequests.CreateContainerView.class,
                     VimRequests.RelocateVM.class, VimRequests.ConfigureStorageDrsForPod.class, VimRequests.WithExtension.class,
-                    VimRequests.WithExtensionKey.class);
+                    VimRequests.WithExtensionKey.class, VimRequests.QueryPerf.class);
         } catch (JAXBException e) {
             throw new IllegalStateException("vim25 JAXB model is inconsistent", e);
         }

@@ -122,7 +122,7 @@ class AgentContractTest {
         assertThat(AgentServiceGrpc.getRegisterMethod().getType()).isEqualTo(MethodType.UNARY);
         assertThat(AgentServiceGrpc.getSessionMethod().getType()).isEqualTo(MethodType.BIDI_STREAMING);
         assertThat(AgentServiceGrpc.getServiceDescriptor().getName()).isEqualTo("opensdrs.agent.v1.AgentService");
-        assertThat(ContractVersion.CONTRACT_MINOR_VERSION.getNumber()).isEqualTo(2); // 2: SledsWatch and StreamSamples
+        assertThat(ContractVersion.CONTRACT_MINOR_VERSION.getNumber()).isEqualTo(3); // 3: HostDatastoreLoads
     }
 
     @Test
