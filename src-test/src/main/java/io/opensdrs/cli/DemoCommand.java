@@ -40,6 +40,15 @@ final class DemoCommand implements Callable<Integer> {
             description = "Simulated seconds per wall second in the testbed (compressed time); default ${DEFAULT-VALUE}.")
     double speed;
 
+    /** Where the server reads every disk's IO. */
+    enum StatsSource { vcenter }
+
+    @Option(names = "--stats", defaultValue = "vcenter", paramLabel = "SOURCE",
+            description = "Where the server reads every disk's IO: vcenter, the realtime performance counters of vCenter's"
+                    + " PerformanceManager, the one source a real vSphere has (the testbed publishes each 20-s window's IO"
+                    + " there); default ${DEFAULT-VALUE}.")
+    StatsSource stats;
+
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Where logs, the H2 database and the datastores' directories go (emptied first);"
                     + " default: target/demo at the repository root.")
@@ -67,6 +76,8 @@ final class DemoCommand implements Callable<Integer> {
         Path dir = workDir != null ? workDir : root.resolve("target/demo");
         empty(dir);
         LocalLoop.Settings settings = LocalLoop.Settings.defaults(root, dir).withSpeed(speed);
+        out.println("Statistics: the server reads every disk's IO from vCenter's realtime performance counters"
+                + " (PerformanceManager.QueryPerf, 20-s samples); the agents only keep heartbeat blocks and run the injector.");
         DemoRun.Outcome outcome = new DemoRun(world, settings, out).run(exitWhenDone);
         return outcome.improved() ? 0 : 1;
     }

@@ -10,6 +10,8 @@ import io.opensdrs.scenario.VmSpec;
 import io.opensdrs.scenario.WorkloadSpec;
 import io.opensdrs.testbed.vcenter.SimulatorInventory;
 import io.opensdrs.testbed.vcenter.SimulatorStorageDrs;
+import io.opensdrs.testbed.vcenter.PerformancePublisher;
+import io.opensdrs.testbed.vcenter.VcsimAdmin;
 import io.opensdrs.testbed.vscsi.PacedWorld;
 import io.opensdrs.testbed.vscsi.VScsiServer;
 import io.opensdrs.testbed.world.World;
@@ -50,9 +52,19 @@ public final class LocalLoop implements AutoCloseable {
     /** The agents' cap on IOs per injector level (their {@code --level-max-ios}). */
     static final long INJECTOR_LEVEL_MAX_IOS = 2048;
 
-    /** What to start and how fast. */
+    /**
+     * What to start and how fast.
+     *
+     * @param hostsWithoutAgent hosts whose agent is not started (their VMs' IO reaches the server only
+     *     through vCenter's counters, as on a host an administrator never gave an agent)
+     */
     public record Settings(Path repositoryRoot, Path workDir, double speed, int relocateRateMbps,
-                           Duration agentPeriod, Duration levelDuration, Database database) {
+                           Duration agentPeriod, Duration levelDuration, Database database,
+                           java.util.Set<String> hostsWithoutAgent) {
+        public Settings {
+            hostsWithoutAgent = java.util.Set.copyOf(hostsWithoutAgent);
+        }
+
         /**
          * 30× the wall clock; the agents' heartbeat period 0.25 s (7.5 s simulated, a real host's is
          * 4 s: with 1-s periods the datastore-add protocol alone spent 2-3 simulated minutes at 40×),
@@ -60,15 +72,22 @@ public final class LocalLoop implements AutoCloseable {
          */
         public static Settings defaults(Path repositoryRoot, Path workDir) {
             return new Settings(repositoryRoot, workDir, 30, 2048, Duration.ofMillis(250), Duration.ofMillis(300),
-                    Database.H2);
+                    Database.H2, java.util.Set.of());
         }
 
         public Settings withSpeed(double s) {
-            return new Settings(repositoryRoot, workDir, s, relocateRateMbps, agentPeriod, levelDuration, database);
+            return new Settings(repositoryRoot, workDir, s, relocateRateMbps, agentPeriod, levelDuration, database,
+                    hostsWithoutAgent);
         }
 
         public Settings withDatabase(Database d) {
-            return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, d);
+            return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, d,
+                    hostsWithoutAgent);
+        }
+
+        public Settings withoutAgentOn(String... hosts) {
+            return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, database,
+                    java.util.Set.of(hosts));
         }
     }
 
@@ -103,6 +122,7 @@ public final class LocalLoop implements AutoCloseable {
     private Govc govc;
     private VScsiServer vscsi;
     private ManagedChannel vscsiChannel;
+    private PerformancePublisher publisher;
     private ServerApi api;
     private int httpPort;
     private int grpcPort;
@@ -124,7 +144,9 @@ public final class LocalLoop implements AutoCloseable {
             startTestbed();
             startServer();
             for (var h : scenario.hosts()) {
-                startAgent(h.name());
+                if (!settings.hostsWithoutAgent().contains(h.name())) {
+                    startAgent(h.name());
+                }
             }
             follower = new PlacementFollower(scenario, api, vscsiChannel, progress);
             follower.start();
@@ -195,8 +217,34 @@ public final class LocalLoop implements AutoCloseable {
         vscsi = VScsiServer.start(paced, 0);
         vscsiChannel = NettyChannelBuilder.forTarget(vscsi.target()).usePlaintext().build();
         setAllWorkloads(true);
+        Map<String, Integer> keys = vcenterDiskKeys();
+        publisher = new PerformancePublisher(paced, vcsimUrl, keys).start();
         progress.accept("testbed: " + scenario.datastores().size() + " emulated datastores paced at " + settings.speed()
-                + "x wall clock, vSCSI service at " + vscsi.target() + " (VM IO paused until every datastore has a model)");
+                + "x wall clock, vSCSI service at " + vscsi.target() + " (VM IO paused until every datastore has a model);"
+                + " each 20-s window of its " + keys.size() + " disks goes to vCenter's performance counters");
+    }
+
+    /**
+     * The device key vCenter gave each of the scenario's disks ("vm/disk" → key), read from vCenter
+     * with govc: the backing file "[ds] vm/data.vmdk" is the scenario's disk "data" of VM "vm".
+     */
+    private Map<String, Integer> vcenterDiskKeys() throws IOException, InterruptedException {
+        Map<String, Integer> keys = new LinkedHashMap<>();
+        for (VmSpec vm : scenario.vms()) {
+            JsonNode devices = SPEC_JSON.readTree(govc.run("device.info", "-vm", vm.name(), "-json", "disk-*")).path("devices");
+            for (JsonNode d : devices) {
+                String file = d.path("backing").path("fileName").asText();
+                String base = file.substring(file.lastIndexOf('/') + 1).replaceFirst("(_\\d+)?\\.vmdk$", "");
+                keys.put(vm.name() + "/" + base, d.path("key").asInt());
+            }
+        }
+        return keys;
+    }
+
+    /** What the testbed has published to vCenter's performance counters: windows delivered, and refused or lost. */
+    public String publishedStatistics() {
+        return publisher == null ? "none" : publisher.published() + " windows published, " + publisher.failed()
+                + " not" + (publisher.lastFailure() == null ? "" : " (last: " + publisher.lastFailure() + ")");
     }
 
     private void setAllWorkloads(boolean quiet) {
@@ -268,6 +316,8 @@ public final class LocalLoop implements AutoCloseable {
                 // The balancer reads the longest window, whose older pane holds 2-4 min of recent samples.
                 "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT0.5S",
                 "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S",
+                // vCenter's counters are read once per (compressed) 20-s sample
+                "--sdrs.stats.vcenter.poll-interval=PT" + Math.max(0.1, 20 / settings.speed()) + "S",
                 // a datastore new in a cluster is looked for every 0.25 s (10 s simulated at 40x)
                 "--sdrs.balancing.addition-check-interval=PT0.25S"));
         Map<String, String> env = new LinkedHashMap<>();
@@ -318,6 +368,8 @@ public final class LocalLoop implements AutoCloseable {
                 "-jar", agentJar().toString(), "--host", host, "--agent-id", host,
                 "--server", "127.0.0.1:" + grpcPort, "--vscsi", vscsi.target(), "--injector", "emulated",
                 "--period", settings.agentPeriod().toMillis() + "ms",
+                // the loads the server reads from vCenter stand for three (compressed) 20-s samples
+                "--loads-max-age", Math.max(1000, Math.round(60_000 / settings.speed())) + "ms",
                 "--level-duration", settings.levelDuration().toMillis() + "ms",
                 // every emulated injector IO is a vSCSI round trip through the one engine thread: a 0.3-s level
                 // on an SSD was ~18,000 of them (a 4-KiB run took 25-34 s of wall clock); 2,048 still give the
@@ -417,30 +469,10 @@ public final class LocalLoop implements AutoCloseable {
 
     /** The simulator's admin endpoint: the size of the device behind a datastore. */
     private void setCapacity(String datastore, double capacityGB) throws Exception {
-        URI u = URI.create(vcsimUrl);
-        URI admin = URI.create(u.getScheme() + "://" + u.getHost() + ":" + u.getPort() + "/opensdrs/datastore");
-        javax.net.ssl.SSLContext trustAll = javax.net.ssl.SSLContext.getInstance("TLS");
-        trustAll.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
-            @Override
-            public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a) {
-            }
-
-            @Override
-            public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a) {
-            }
-
-            @Override
-            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
-                return new java.security.cert.X509Certificate[0];
-            }
-        }}, null);
-        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(trustAll).build();
         String form = "name=" + java.net.URLEncoder.encode(datastore, java.nio.charset.StandardCharsets.UTF_8)
                 + "&capacityGB=" + capacityGB;
-        java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(admin)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(form)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> r = new VcsimAdmin(vcsimUrl).post("/opensdrs/datastore",
+                "application/x-www-form-urlencoded", form);
         if (r.statusCode() != 200) {
             throw new IllegalStateException("vcsim refused capacity " + capacityGB + " GB for " + datastore + ": "
                     + r.statusCode() + " " + r.body());
@@ -532,6 +564,9 @@ public final class LocalLoop implements AutoCloseable {
         closed = true;
         if (follower != null) {
             follower.close();
+        }
+        if (publisher != null) {
+            publisher.close();
         }
         // every process is asked at once and shares one grace period: stopped one after another, six
         // slow shutdowns would keep Ctrl-C waiting a minute

@@ -111,8 +111,14 @@ public final class AgentCommand implements Callable<Integer> {
     int bufferCapacity;
 
     @Option(names = "--vscsi", paramLabel = "HOST:PORT",
-            description = "the testbed's vSCSI service: per-disk statistics, emulated injector IO, throttles on the IO path")
+            description = "the testbed's vSCSI service, where the emulated injector's reads go (--injector emulated) and"
+                    + " throttles act on the emulated IO path")
     String vscsi;
+
+    @Option(names = "--loads-max-age", converter = DurationConverter.class, defaultValue = "90s",
+            description = "the datastores' loads the server reads from vCenter stand for this long; an older or missing"
+                    + " one leaves a datastore's load unknown, which is never idle; default ${DEFAULT-VALUE}")
+    Duration loadsMaxAge;
 
     @Option(names = "--run-for", converter = DurationConverter.class,
             description = "exit (releasing the blocks) after this long; default: run until killed")
@@ -141,7 +147,8 @@ public final class AgentCommand implements Callable<Integer> {
                     "--level-max-ios must be at least " + WorkloadInjector.MIN_IOS_PER_THREAD + ", got " + levelMaxIos);
         }
         AgentEvents events = AgentEvents.stdout(host);
-        AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events);
+        AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events,
+                new io.opensdrs.agent.heartbeat.ServerLoads(loadsMaxAge));
         if (vscsi != null) {
             wiring.connectVScsi(vscsi);
         }
@@ -282,13 +289,17 @@ public final class AgentCommand implements Callable<Integer> {
                                              AgentEvents events) throws IOException {
         HeartbeatFile file = HeartbeatFile.open(dir, blocks);
         LeaderElection election = new LeaderElection(ds, host, file, timing, events,
-                wiring.stats() != null ? wiring.stats().forDatastore(ds, period) : HostIoStatistics.NONE);
+                server != null ? wiring.loads().forDatastore(ds, period) : HostIoStatistics.NONE);
+        // The other workloads' IO for Little's law (Pesto §5.1.1): every live block's and the hosts' without one.
+        double periodSeconds = period.toMillis() / 1000.0;
+        java.util.function.DoubleSupplier otherIoPerSecond = () -> election.view().ioCount() / periodSeconds;
         List<WorkloadInjector> injectors = new ArrayList<>();
         if (injectorKind != InjectorKind.none) {
             for (int kb : injectorIoSizesKb.stream().sorted().toList()) {
                 injectors.add(new WorkloadInjector(
                         new WorkloadInjector.Settings(WorkloadInjector.Settings.DEFAULT_LEVELS, levelDuration, kb * 1024,
-                                levelMaxIos)));
+                                levelMaxIos), new io.opensdrs.agent.injector.InterferenceCheck(),
+                        new io.opensdrs.agent.injector.ThinProvisioningFilter(), otherIoPerSecond, System::currentTimeMillis));
             }
         }
         Path injectorFile = dir.resolve(".sdrs-injector");

@@ -10,14 +10,14 @@ import io.opensdrs.agent.session.AgentCredential;
 import io.opensdrs.agent.session.OutboundBuffer;
 import io.opensdrs.agent.session.ServerSession;
 import io.opensdrs.agent.throttle.StreamGateway;
-import io.opensdrs.agent.vscsi.VScsiStatsSource;
+import io.opensdrs.agent.heartbeat.ServerLoads;
 import io.opensdrs.shared.agent.v1.Capabilities;
 import io.opensdrs.shared.agent.v1.ContractVersion;
 import io.opensdrs.shared.agent.v1.CongestionThresholds;
 import io.opensdrs.shared.agent.v1.InjectorRequest;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
-import io.opensdrs.shared.agent.v1.SledsWatch;
+import io.opensdrs.shared.agent.v1.HostDatastoreLoads;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
 import io.opensdrs.shared.agent.v1.VisibleDatastore;
 import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
@@ -28,15 +28,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * What connects one agent process to the outside: the server session (reports up, directives
- * down) and, on the testbed, the vSCSI service (statistics in, throttles out). Directives land
- * where they act: throttle limits in the {@link StreamGateway} (and, on the testbed, on the
- * emulated IO path), injector requests in the datastore's schedule.
+ * down) and, on the testbed, the vSCSI service (the emulated injector's reads, throttles on the
+ * emulated IO path). Directives land where they act: the datastores' loads read from vCenter in the
+ * heartbeat blocks ({@link ServerLoads}), throttle limits in the {@link StreamGateway} (and, on the
+ * testbed, on the emulated IO path), injector requests in the datastore's schedule.
  */
 final class AgentConnections implements ServerSession.Directives, AutoCloseable {
 
@@ -46,16 +45,15 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
     private final StreamGateway gateway = new StreamGateway();
     private final Map<String, DatastoreAgent> agents = new ConcurrentHashMap<>();
     private final Map<String, Path> dirs = new ConcurrentHashMap<>();
+    private final ServerLoads loads;
     private ManagedChannel vscsiChannel;
-    private VScsiStatsSource stats;
     private volatile ServerSession session;
-    private long sledsWatchGeneration;
-    private Set<String> sledsWatched = Set.of();
 
-    AgentConnections(String host, String agentId, AgentEvents events) {
+    AgentConnections(String host, String agentId, AgentEvents events, ServerLoads loads) {
         this.host = host;
         this.agentId = agentId;
         this.events = events;
+        this.loads = loads;
     }
 
     String agentId() {
@@ -66,8 +64,13 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
         return gateway;
     }
 
-    VScsiStatsSource stats() {
-        return stats;
+    /** The datastores' loads the server sends; they reach the blocks only while a server is connected. */
+    ServerLoads loads() {
+        return loads;
+    }
+
+    boolean hasServer() {
+        return session != null;
     }
 
     ManagedChannel vscsiChannel() {
@@ -76,19 +79,6 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
 
     void connectVScsi(String target) {
         vscsiChannel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
-        stats = new VScsiStatsSource(vscsiChannel, host).start();
-        stats.addListener(batch -> {
-            ServerSession s = session;
-            if (s != null) {
-                s.send(batch);
-            }
-        });
-        stats.addSecondListener(samples -> {
-            ServerSession s = session;
-            if (s != null) {
-                s.send(samples);
-            }
-        });
     }
 
     void datastore(DatastoreAgent agent, Path dir) {
@@ -173,25 +163,11 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
         }
     }
 
-    /**
-     * The streams the SLEDS controller watches: their seconds go to the server from now on (an
-     * older generation, delivered late, is ignored). Without the testbed's vSCSI service there is
-     * no per-second source and the controller steps on the 20-s windows.
-     */
     @Override
-    public synchronized void sledsWatch(SledsWatch watch) {
-        if (watch.getGeneration() < sledsWatchGeneration) {
-            return;
-        }
-        sledsWatchGeneration = watch.getGeneration();
-        Set<String> streams = new TreeSet<>();
-        watch.getStreamsList().forEach(id -> streams.add(VScsiStatsSource.streamOf(id.getVm(), id.getDiskKey())));
-        if (stats != null) {
-            stats.watch(streams);
-        }
-        if (!streams.equals(sledsWatched)) {
-            sledsWatched = streams;
-            events.emit("-", "sleds-watch", "generation=" + watch.getGeneration() + " streams=" + streams.size());
+    public void hostDatastoreLoads(HostDatastoreLoads message) {
+        if (loads.apply(message)) {
+            events.emit("-", "datastore-loads", "generation=" + message.getGeneration() + " sample-end-ms="
+                    + message.getSampleEndMs() + " datastores=" + message.getLoadsCount());
         }
     }
 
@@ -217,9 +193,6 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
         ServerSession s = session;
         if (s != null) {
             s.close();
-        }
-        if (stats != null) {
-            stats.close();
         }
         if (vscsiChannel != null) {
             vscsiChannel.shutdownNow();

@@ -322,7 +322,18 @@ public final class LeaderElection implements AutoCloseable {
             oio += b.outstandingIos();
             latencyWeighted += b.meanLatencyMs() * b.ioCount();
         }
-        boolean idle = idleness.observe(ios, oio);
+        // Hosts that keep no block (no agent runs there) load the datastore too; what vCenter
+        // measured of them comes with this host's own statistics.
+        HostIoStatistics.PeriodStats unseen = stats.unrepresented();
+        ios += unseen.ioCount();
+        oio += unseen.outstandingIos();
+        boolean idle;
+        if (stats.lastPeriod().known() && unseen.known()) {
+            idle = idleness.observe(ios, oio);
+        } else {
+            idleness.reset(); // an unknown load is never idle
+            idle = false;
+        }
         view = new DatastoreView(datastore, hostId, ownIndex, own == null ? 0 : own.generation(),
                 own == null ? 0 : own.heartbeat(), wallClockMs.getAsLong(), leader, leaderHost, List.copyOf(live),
                 ios, oio, ios == 0 ? 0 : latencyWeighted / ios, idle);

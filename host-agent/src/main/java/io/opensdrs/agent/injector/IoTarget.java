@@ -3,7 +3,6 @@ package io.opensdrs.agent.injector;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.OptionalDouble;
 
 /**
  * Where the workload injector sends its reads. {@link DirectIoFile} reads a real file with
@@ -68,15 +67,6 @@ public interface IoTarget extends Closeable {
      * without the next IO (an emulated target would otherwise hold its clock for that IO).
      */
     default void withdrawPromise() throws IOException {
-    }
-
-    /**
-     * The IO rate (per second of this target's clock) that other workloads put on the same
-     * device since the previous call, when the target can see it (the emulator can); empty for
-     * a file on a real datastore, where the other hosts' heartbeat blocks tell instead.
-     */
-    default OptionalDouble otherIoPerSecond() throws IOException {
-        return OptionalDouble.empty();
     }
 
     @Override

@@ -236,7 +236,7 @@ public final class WorkloadInjector {
         }
         long startNanos = target.startLevel(oio);
         long deadline = startNanos + settings.perLevel().toNanos();
-        double otherBefore = otherRate(target);
+        double otherBefore = otherRate();
         AtomicInteger belowMinimum = new AtomicInteger(oio);
         AtomicLong levelIos = new AtomicLong();
         List<Future<IoRecorder>> futures = new ArrayList<>();
@@ -255,7 +255,7 @@ public final class WorkloadInjector {
             throw c instanceof IOException io ? io : new IOException(c);
         }
         double durationS = (all.lastCompletionNanos - startNanos) / 1e9;
-        double otherRate = (otherBefore + otherRate(target)) / 2;
+        double otherRate = (otherBefore + otherRate()) / 2;
         long[] lat = all.sortedKept();
         long issued = lat.length + all.dropped;
         double meanAllMs = issued == 0 ? 0 : all.sumAllNanos / 1e6 / issued;
@@ -265,10 +265,9 @@ public final class WorkloadInjector {
                 percentile(lat, 0.5), percentile(lat, 0.9), measuredOio);
     }
 
-    /** The other workloads' IO rate: the target's own view when it has one, else the heartbeat blocks'. */
-    private double otherRate(IoTarget target) throws IOException {
-        java.util.OptionalDouble own = target.otherIoPerSecond();
-        return own.isPresent() ? own.getAsDouble() : otherIoPerSecond.getAsDouble();
+    /** The other workloads' IO rate, from the heartbeat blocks. */
+    private double otherRate() {
+        return otherIoPerSecond.getAsDouble();
     }
 
     /**

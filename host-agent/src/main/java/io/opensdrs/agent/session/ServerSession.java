@@ -54,7 +54,12 @@ public final class ServerSession implements AutoCloseable {
         default void congestionThresholds(CongestionThresholds thresholds) {
         }
 
+        /** Contract minor 2; an agent of minor 3 has no per-second source and ignores it. */
         default void sledsWatch(SledsWatch watch) {
+        }
+
+        /** The datastores' loads read from vCenter (contract minor 3). */
+        default void hostDatastoreLoads(io.opensdrs.shared.agent.v1.HostDatastoreLoads loads) {
         }
     }
 
@@ -309,6 +314,7 @@ public final class ServerSession implements AutoCloseable {
             case INJECTOR_REQUEST -> directives.injectorRequest(m.getInjectorRequest());
             case CONGESTION_THRESHOLDS -> directives.congestionThresholds(m.getCongestionThresholds());
             case SLEDS_WATCH -> directives.sledsWatch(m.getSledsWatch());
+            case HOST_DATASTORE_LOADS -> directives.hostDatastoreLoads(m.getHostDatastoreLoads());
             default -> {
                 // a directive of a newer contract minor: ignored
             }

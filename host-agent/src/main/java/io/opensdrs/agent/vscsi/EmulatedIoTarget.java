@@ -12,7 +12,6 @@ import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -27,12 +26,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #timedRead} is passed on, so the emulator keeps exactly the injector's OIO on the
  * device whatever the gRPC round trip costs. A read of an unallocated thin region comes back as
  * zeros, which the injector's thin-provisioning filter (Pesto §5.1.2) then sees as on a real LUN.
+ * It is the injector's file, emulated: the other workloads on the datastore reach the injector's
+ * Little's-law check as they do on a real host, through the heartbeat blocks, which the server
+ * fills from vCenter's counters.
  */
 public final class EmulatedIoTarget implements IoTarget {
 
     private static final long IO_TIMEOUT_SECONDS = 60;
-    /** Shorter intervals (between two levels) carry the previous rate over: too few IOs to count. */
-    private static final long MIN_RATE_INTERVAL_NS = 100_000_000L;
 
     private final VScsiGrpc.VScsiBlockingStub blocking;
     private final String datastore;
@@ -41,9 +41,6 @@ public final class EmulatedIoTarget implements IoTarget {
     private final AtomicLong tags = new AtomicLong();
     private final StreamObserver<IoRequest> requests;
     private volatile Throwable streamError;
-    private long lastOtherIos = -1;
-    private long lastSimNs;
-    private double lastRate;
 
     public EmulatedIoTarget(ManagedChannel channel, String datastore, long capacityBytes) {
         this.blocking = VScsiGrpc.newBlockingStub(channel);
@@ -169,20 +166,6 @@ public final class EmulatedIoTarget implements IoTarget {
     @Override
     public long nanoTime() {
         return activity().getSimNowNs();
-    }
-
-    /** The VMs' (and migrations') IO rate on the datastore since the previous call, per simulated second. */
-    @Override
-    public synchronized OptionalDouble otherIoPerSecond() {
-        ActivityCounters a = activity();
-        if (lastOtherIos >= 0 && a.getSimNowNs() - lastSimNs >= MIN_RATE_INTERVAL_NS) {
-            lastRate = (a.getOtherIosSubmitted() - lastOtherIos) / ((a.getSimNowNs() - lastSimNs) / 1e9);
-        } else if (lastOtherIos >= 0) {
-            return OptionalDouble.of(lastRate);
-        }
-        lastOtherIos = a.getOtherIosSubmitted();
-        lastSimNs = a.getSimNowNs();
-        return OptionalDouble.of(lastRate);
     }
 
     private ActivityCounters activity() {

@@ -80,7 +80,7 @@ class DatastoresRootRescanTest {
         Path storage = Files.createDirectories(tmp.resolve("storage"));
         Files.createSymbolicLink(root.resolve("ds1"), Files.createDirectories(storage.resolve("ds1")));
         DatastoreDiscovery discovery = new DatastoreDiscovery(root);
-        AgentConnections wiring = new AgentConnections("esx1", "esx1", log);
+        AgentConnections wiring = new AgentConnections("esx1", "esx1", log, new io.opensdrs.agent.heartbeat.ServerLoads(java.time.Duration.ofMinutes(1)));
         Set<String> fixed = Set.of("pinned");
 
         AgentCommand.rescan(discovery, fixed, agents, wiring, log, this::agent);

@@ -89,7 +89,9 @@ public final class SteadyStateRun extends WorldRun {
                         Math.round(w.reads() * scale), Math.round(w.writes() * scale),
                         Math.round(w.bytesRead() * scale), Math.round(w.bytesWritten() * scale),
                         w.meanOutstanding(), w.meanLatencyMs(), w.p50Ms(), w.p90Ms(), w.p99Ms(), w.meanIoSizeKB(),
-                        w.readShare(), w.randomness()));
+                        w.readShare(), w.randomness(), w.readLatencyMs(), w.writeLatencyMs(), w.readOutstanding(),
+                        w.writeOutstanding(), Math.round(w.smallSeeks() * scale), Math.round(w.mediumSeeks() * scale),
+                        Math.round(w.largeSeeks() * scale)));
                 if (id.startsWith("copy-")) {
                     copyRate.put(id, (w.bytesRead() + w.bytesWritten()) / w.seconds());
                 }

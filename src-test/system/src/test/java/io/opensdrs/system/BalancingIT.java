@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Pesto Fig. 10 in compressed time: the demo world, imbalanced as placed, is balanced by the
- * server's own run and the latency the testbed measures improves — the demo's loop itself.
+ * server's own run and the latency the testbed measures improves — the demo's loop itself. Every
+ * disk's IO reaches the server only through vCenter's realtime performance counters (the testbed
+ * publishes each window into our vcsim's PerformanceManager; the agents report none): the worst
+ * datastore's p90 must improve at least as much as it did when the agents reported the IO (31 %).
  */
 class BalancingIT {
 
@@ -20,8 +23,10 @@ class BalancingIT {
         DemoRun.Outcome outcome = new DemoRun(SystemLoops.demoWorld(), SystemLoops.settings("balancing"), System.out)
                 .withModelKind("pesto").run(true);
         assertThat(outcome.moves()).as("storage vMotions").isNotEmpty();
-        assertThat(MeasuredLatency.worstP90(outcome.after())).as("worst datastore p90 after vs before")
-                .isLessThan(MeasuredLatency.worstP90(outcome.before()));
+        double before = MeasuredLatency.worstP90(outcome.before());
+        double after = MeasuredLatency.worstP90(outcome.after());
+        assertThat(1 - after / before).as("the worst datastore's p90 improved: %.1f ms before, %.1f ms after", before, after)
+                .isGreaterThanOrEqualTo(0.31);
         assertThat(outcome.improved()).isTrue();
     }
 }
