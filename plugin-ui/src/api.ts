@@ -390,6 +390,30 @@ export interface FaultView {
   createdAt: string;
 }
 
+/** A fault reading the IO statistics from vCenter's performance counters. */
+export interface StatisticsFaultView {
+  kind: string;
+  subject: string;
+  detail: string;
+  firstSeen: string;
+  lastSeen: string;
+  occurrences: number;
+  active: boolean;
+  resolvedAt: string | null;
+}
+
+/** How the cluster's IO statistics are read (vCenter's realtime performance counters). */
+export interface StatisticsView {
+  source: string;
+  intervalSeconds: number;
+  lastReadAt: string | null;
+  lastReadMillis: number;
+  newestSample: string | null;
+  nextReadIn: string | null;
+  lastFailure: string | null;
+  faults: StatisticsFaultView[];
+}
+
 export interface RuleView {
   id: string | number;
   kind: 'vmdkAntiAffinity' | 'vmAntiAffinity' | 'intraVmAffinity' | string;
@@ -512,6 +536,9 @@ export class ApiClient {
   }
   faults(id: string, limit = 100): Promise<FaultView[]> {
     return this.get(`/api/v1/clusters/${enc(id)}/faults?limit=${limit}`);
+  }
+  statistics(id: string): Promise<StatisticsView> {
+    return this.get(`/api/v1/clusters/${enc(id)}/statistics`);
   }
 
   // ------------------------------------------------------------ datastores (DatastoresController)
