@@ -24,8 +24,6 @@ import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.RegisterResponse;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import io.opensdrs.shared.agent.v1.SledsWatch;
-import io.opensdrs.shared.agent.v1.StreamSamples;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
 
 import java.util.concurrent.TimeUnit;
@@ -52,10 +50,6 @@ public final class ServerSession implements AutoCloseable {
         void injectorRequest(InjectorRequest request);
 
         default void congestionThresholds(CongestionThresholds thresholds) {
-        }
-
-        /** Contract minor 2; an agent of minor 3 has no per-second source and ignores it. */
-        default void sledsWatch(SledsWatch watch) {
         }
 
         /** The datastores' loads read from vCenter (contract minor 3). */
@@ -125,25 +119,6 @@ public final class ServerSession implements AutoCloseable {
 
     public long send(InjectorResult result) {
         return buffer.add(AgentMessage.newBuilder().setInjectorResult(result));
-    }
-
-    /**
-     * A second of the watched streams, sent now with seq 0 if a session is open, else dropped: a
-     * controller steps on the newest second, and the next one supersedes this (agent.proto).
-     */
-    public boolean send(StreamSamples samples) {
-        ClientCallStreamObserver<AgentMessage> o = open;
-        if (o == null) {
-            return false;
-        }
-        synchronized (o) {
-            try {
-                o.onNext(AgentMessage.newBuilder().setStreamSamples(samples).build());
-                return true;
-            } catch (RuntimeException closedMeanwhile) {
-                return false;
-            }
-        }
     }
 
     // ------------------------------------------------------------------ counters
@@ -313,7 +288,6 @@ public final class ServerSession implements AutoCloseable {
             case THROTTLE_LIMITS -> directives.throttleLimits(m.getThrottleLimits());
             case INJECTOR_REQUEST -> directives.injectorRequest(m.getInjectorRequest());
             case CONGESTION_THRESHOLDS -> directives.congestionThresholds(m.getCongestionThresholds());
-            case SLEDS_WATCH -> directives.sledsWatch(m.getSledsWatch());
             case HOST_DATASTORE_LOADS -> directives.hostDatastoreLoads(m.getHostDatastoreLoads());
             default -> {
                 // a directive of a newer contract minor: ignored

@@ -7,7 +7,6 @@ import io.opensdrs.shared.agent.v1.CongestionThresholds;
 import io.opensdrs.shared.agent.v1.ContractVersion;
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.DiskWindowStats;
-import io.opensdrs.shared.agent.v1.StreamSamples;
 import io.opensdrs.shared.agent.v1.InjectorRequest;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
@@ -84,19 +83,11 @@ class ServerRestartIT {
         try (ServerSession session = new ServerSession("localhost:" + grpcPort, new AgentCredential("restart-agent", token),
                 () -> registration, buffer, new IgnoreDirectives(), log).start()) {
             long agentSideSamples = 0;
-            long liveSent = 0;
-            long liveDropped = 0;
             boolean killed = false;
             killedAfterAccepted = -1;
             for (int k = 0; k < BATCHES; k++) {
                 session.send(batch(k));
                 agentSideSamples += SAMPLES_PER_BATCH;
-                // a second of a watched stream (SLEDS): live, so sent only while a session is open and never buffered
-                if (session.send(second(k))) {
-                    liveSent++;
-                } else {
-                    liveDropped++;
-                }
                 Thread.sleep(10); // a steady stream, as windows arrive from many disks
                 if (!killed && session.accepted() >= 100) {
                     killed = true;
@@ -125,23 +116,13 @@ class ServerRestartIT {
                     session.accepted(), session.duplicates(), session.rejected(), buffer.droppedOverflow(),
                     rec.get("acceptedSamples").asLong(), rec.get("acceptedMessages").asLong(),
                     rec.get("lastAcceptedSeq").asLong(), (System.nanoTime() - t0) / 1e9);
-            System.out.printf("live stream samples: %d sent, %d dropped while no session was open%n", liveSent, liveDropped);
-            assertThat(liveSent).as("seconds sent while a session was open").isPositive();
-            assertThat(liveDropped).as("seconds dropped while the server was away").isPositive();
             assertThat(buffer.droppedOverflow()).isZero();
-            // every live second accepted without an ack: none rejected, none counted among the numbered messages below
             assertThat(session.rejected()).isZero();
             assertThat(session.sessionsOpened()).as("reconnected after the restart").isGreaterThanOrEqualTo(2);
             assertThat(rec.get("acceptedSamples").asLong()).isEqualTo(agentSideSamples);
             assertThat(rec.get("acceptedMessages").asLong()).isEqualTo(buffer.enqueued());
             assertThat(rec.get("lastAcceptedSeq").asLong()).isEqualTo(lastSeq);
         }
-    }
-
-    static StreamSamples second(int k) {
-        return StreamSamples.newBuilder().setHost("esx-restart").addSamples(DiskWindowStats.newBuilder().setVm("vm-0").setDiskKey(2000)
-                .setDatastore("ds-restart").setWindowStartMs(T0 + k * 1_000L).setWindowSeconds(1).setIoCount(50).setReads(50)
-                .setBytesRead(50 * 4096).setMeanLatencyMs(3)).build();
     }
 
     static DiskStatsBatch batch(int k) {

@@ -8,7 +8,6 @@ import io.opensdrs.balance.sleds.StreamSample;
 import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import io.opensdrs.shared.agent.v1.SledsWatch;
 import io.opensdrs.shared.agent.v1.StreamId;
 import io.opensdrs.shared.agent.v1.StreamLimit;
 import io.opensdrs.shared.agent.v1.ThrottleLimits;
@@ -40,11 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The SLEDS controller loop (SPEC §3.5, SLEDS §4.2): every second, per cluster with service
  * classes, each classified VM disk's stream (a disk's IO from its VM's host) is sampled — IOPS,
- * bytes/s and mean latency of its newest second, which the host's agents send once told to watch
- * the stream (SledsWatch, sent as the watched set changes and every refresh), else of its newest
- * 20-s statistics window ({@link NewestDiskWindows}, which keeps them for the VMs in a class from
- * the step that finds them there; none received within
- * {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the stream is left out) — and
+ * bytes/s and mean latency of its newest 20-s statistics window as read from vCenter's realtime
+ * counters ({@link NewestDiskWindows}, which keeps them for the VMs in a class from the step that
+ * finds them there; none received within {@code sdrs.balancing.sleds-sample-max-age} [PT1M]: the
+ * stream is left out). vSphere publishes no finer sample than 20 s, so a step between two windows
+ * acts on the last one again — and
  * {@link SledsController#step} turns samples and current limits into new limits (a stream's resource
  * is its disk's datastore: only streams on a datastore where a stream misses its SLO compete with
  * it); a host's agent gets its streams' limits (ThrottleLimits, generation monotonic) when they
@@ -74,8 +73,6 @@ public class SledsControlLoop {
     private final Map<String, LeakyBucketLimit> limits = new HashMap<>();
     /** host name → the throttled streams' limits last delivered to its agents. */
     private final Delivered<Map<String, LeakyBucketLimit>> delivered = new Delivered<>(Map.of());
-    /** host name → the streams its agents were last told to send the seconds of. */
-    private final Delivered<Set<Stream>> watchDelivered = new Delivered<>(Set.of());
     private final long refreshMs;
     /** cluster → its last step. */
     private final Map<String, BalancingViews.SledsView> lastStep = new ConcurrentHashMap<>();
@@ -152,7 +149,7 @@ public class SledsControlLoop {
     public synchronized Map<String, List<LeakyBucketLimit>> step() {
         Map<String, String> vmClass = policies.vmServiceClasses();
         newest.watch(vmClass.keySet());
-        if (vmClass.isEmpty() && delivered.hosts().isEmpty() && watchDelivered.hosts().isEmpty()) {
+        if (vmClass.isEmpty() && delivered.hosts().isEmpty()) {
             // no VM in a class and nothing to lift: SLEDS is not in use, nothing to read each second
             lastStep.clear();
             compliance.retain(Set.of());
@@ -161,7 +158,6 @@ public class SledsControlLoop {
         Map<String, LeakyBucketLimit> stepLimits = new HashMap<>();
         Map<String, Map<String, LeakyBucketLimit>> throttledPerHost = new TreeMap<>();
         Map<String, Stream> byId = new HashMap<>();
-        Map<String, Set<Stream>> watchPerHost = new TreeMap<>();
         Map<String, Integer> windowSeconds = new HashMap<>();
         Set<String> clusters = new HashSet<>();
         Set<String> liveClasses = new HashSet<>();
@@ -186,16 +182,14 @@ public class SledsControlLoop {
                 if (s.classId() == null || !classById.containsKey(s.classId())) {
                     continue;
                 }
-                watchPerHost.computeIfAbsent(s.host(), h -> new HashSet<>()).add(s);
                 String diskId = WorkloadPercentiles.diskId(s.vm(), s.diskKey());
-                newest.window(diskId, sampleMaxAge).ifPresent(r -> {
-                    recorded.add(new StreamSample(s.id(), s.classId(), r.iops(), r.bytesPerSecond(), r.meanLatencyMs(), Set.of(s.datastoreId())));
-                    classWindow.merge(s.classId(), r.windowStartMs(), Math::max);
-                });
-                Optional<NewestDiskWindows.Window> w = newest.of(diskId, sampleMaxAge);
+                Optional<NewestDiskWindows.Window> w = newest.window(diskId, sampleMaxAge);
                 if (w.isEmpty()) {
                     continue;
                 }
+                recorded.add(new StreamSample(s.id(), s.classId(), w.get().iops(), w.get().bytesPerSecond(),
+                        w.get().meanLatencyMs(), Set.of(s.datastoreId())));
+                classWindow.merge(s.classId(), w.get().windowStartMs(), Math::max);
                 // a disk's stream competes for its datastore (SLEDS §3's interconnection pattern)
                 samples.add(new StreamSample(s.id(), s.classId(), w.get().iops(), w.get().bytesPerSecond(), w.get().meanLatencyMs(),
                         Set.of(s.datastoreId())));
@@ -203,8 +197,8 @@ public class SledsControlLoop {
                 windowSeconds.put(s.id(), w.get().seconds());
             }
             SledsController.Decision d = samples.isEmpty() ? SledsController.Decision.none() : controller.step(classes, samples, limits);
-            // compliance is recorded over the 20-s windows, as SLEDS records over 10-s intervals while it controls on
-            // seconds (§5); a class's window is its streams' newest, counted once however many steps see it
+            // compliance is recorded over the 20-s windows (SLEDS §5 records over 10-s intervals); a class's window
+            // is its streams' newest, counted once however many steps see it
             SledsController.classLoads(classes, recorded).forEach((classId, load) -> compliance.record(cluster + "/" + classId,
                     classWindow.get(classId), SloCompliance.outcome(classById.get(classId), load.latencyMs(), load.iops(), load.bytesPerSecond())));
             classes.forEach(c -> liveClasses.add(cluster + "/" + c.id()));
@@ -221,18 +215,6 @@ public class SledsControlLoop {
         // a stream no longer sampled or classified starts unthrottled if it comes back
         limits.clear();
         limits.putAll(stepLimits);
-        Set<String> watchHosts = new TreeSet<>(watchPerHost.keySet());
-        watchHosts.addAll(watchDelivered.hosts());
-        for (String host : watchHosts) {
-            Set<Stream> watch = watchPerHost.getOrDefault(host, Set.of());
-            if (watchDelivered.due(host, watch)) {
-                SledsWatch.Builder w = SledsWatch.newBuilder().setGeneration(generation.updateAndGet(g -> Math.max(g + 1, clock.millis())));
-                watch.stream().sorted(Comparator.comparing(Stream::id)).forEach(st -> w.addStreams(st.proto()));
-                if (!directives.send(directives.agentsOnHost(host), ServerMessage.newBuilder().setSledsWatch(w).build()).isEmpty()) {
-                    watchDelivered.sent(host, watch);
-                }
-            }
-        }
         Set<String> hosts = new TreeSet<>(throttledPerHost.keySet());
         hosts.addAll(delivered.hosts());
         Map<String, List<LeakyBucketLimit>> sent = new LinkedHashMap<>();

@@ -92,7 +92,7 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
                 if (done) {
                     return;
                 }
-                Optional<Ack> ack;
+                Ack ack;
                 try {
                     ack = ingestion.apply(agentId, message);
                 } catch (AgentMessageIngestion.RevokedException e) {
@@ -104,13 +104,10 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
                     finish(Status.UNAVAILABLE.withDescription("server could not store seq " + message.getSeq()));
                     return;
                 }
-                if (ack.isEmpty()) {
-                    return; // live stream samples: not acknowledged
-                }
                 synchronized (out) {
                     if (!out.isCancelled()) {
                         try {
-                            out.onNext(ServerMessage.newBuilder().setAck(ack.get()).build());
+                            out.onNext(ServerMessage.newBuilder().setAck(ack).build());
                         } catch (IllegalStateException closed) {
                             done = true;
                         }

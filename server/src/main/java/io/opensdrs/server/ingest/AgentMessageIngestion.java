@@ -3,7 +3,6 @@ package io.opensdrs.server.ingest;
 import io.opensdrs.server.metrics.IngestMetrics;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.stats.DiskWindowIngestion;
-import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.shared.agent.v1.Ack;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
@@ -32,41 +31,31 @@ public class AgentMessageIngestion {
     private final TransactionTemplate tx;
     private final SequenceLedger ledger;
     private final DiskWindowIngestion windows;
-    private final NewestDiskWindows newest;
     private final DatastoreModels models;
     private final DatastoreHeartbeats heartbeats;
     private final JdbcTemplate jdbc;
     private final IngestMetrics metrics;
 
     public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, DiskWindowIngestion windows,
-                                 NewestDiskWindows newest, DatastoreModels models,
+                                 DatastoreModels models,
                                  DatastoreHeartbeats heartbeats, JdbcTemplate jdbc, IngestMetrics metrics) {
         this.tx = tx;
         this.ledger = ledger;
         this.windows = windows;
-        this.newest = newest;
         this.models = models;
         this.heartbeats = heartbeats;
         this.jdbc = jdbc;
         this.metrics = metrics;
     }
 
-    /**
-     * The ack to send; none for accepted stream samples, which are live (seq 0): held in memory for
-     * the SLEDS controller, neither stored nor acknowledged (agent.proto).
-     */
-    public Optional<Ack> apply(String agentId, AgentMessage m) {
+    /** The ack to send. */
+    public Ack apply(String agentId, AgentMessage m) {
         Optional<String> problem = AgentMessageValidator.check(m);
         if (problem.isPresent()) {
             metrics.message("rejected", 0);
-            return Optional.of(ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId)));
+            return ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId));
         }
-        if (m.hasStreamSamples()) {
-            newest.record(m.getStreamSamples());
-            metrics.message("live", m.getStreamSamples().getSamplesCount());
-            return Optional.empty();
-        }
-        return Optional.of(applyNumbered(agentId, m));
+        return applyNumbered(agentId, m);
     }
 
     private Ack applyNumbered(String agentId, AgentMessage m) {

@@ -29,9 +29,9 @@ public final class AgentMessageValidator {
     /** The first problem found, naming the field; empty when the message is valid. */
     public static Optional<String> check(AgentMessage m) {
         if (m.hasStreamSamples()) {
-            // live samples are not numbered: a seq would claim a place in the sequence the ledger acknowledges
-            return m.getSeq() != 0 ? Optional.of("seq must be 0 for stream_samples (live samples are not numbered)")
-                    : check("stream_samples.", m.getStreamSamples().getHost(), m.getStreamSamples().getSamplesList());
+            // the server reads every disk's IO from vCenter, whose finest sample is 20 s; it asks no agent for seconds
+            return Optional.of("stream_samples is not accepted: since contract minor 3 the server reads every disk's"
+                    + " statistics from vCenter's performance counters and sends no SledsWatch");
         }
         if (m.getSeq() <= 0) {
             return Optional.of("seq must be > 0");
@@ -49,7 +49,7 @@ public final class AgentMessageValidator {
                         ? Optional.of("buffer_report.buffered must not exceed buffer_report.capacity")
                         : Optional.empty();
             default:
-                return Optional.of("body must be one of disk_stats, datastore_state, injector_result, buffer_report, stream_samples");
+                return Optional.of("body must be one of disk_stats, datastore_state, injector_result, buffer_report");
         }
     }
 
@@ -57,7 +57,7 @@ public final class AgentMessageValidator {
         return check("disk_stats.", b.getHost(), b.getSamplesList());
     }
 
-    /** A host's per-disk windows (a statistics batch, or a second of stream samples) under the field prefix {@code p}. */
+    /** A host's per-disk windows under the field prefix {@code p}. */
     private static Optional<String> check(String p, String host, List<DiskWindowStats> samples) {
         if (isBlank(host, MAX_NAME)) {
             return Optional.of(p + "host must be a non-empty name of at most 255 characters");

@@ -2,25 +2,19 @@ package io.opensdrs.server.stats;
 
 import io.opensdrs.shared.agent.v1.DiskStatsBatch;
 import io.opensdrs.shared.agent.v1.DiskWindowStats;
-import io.opensdrs.shared.agent.v1.StreamSamples;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Each virtual disk's newest statistics window as the agents report it, for the SLEDS controller
- * (SPEC §3.5): SLEDS §4.2 steps every second on periodic performance samples, and a percentile over
- * the shortest percentile window (an hour) would show a throttled stream its old rate for most of
- * that hour. Two kinds: the seconds agents send for the streams the controller watches
- * ({@code StreamSamples}, contract minor 2), and the 20-s statistics windows (Pesto §5.2) every
- * agent sends; a disk's second is what {@link #of} gives while one arrived within
- * {@link #SECOND_MAX_AGE}, its window otherwise (an agent of minor 1, or the testbed gone from the
- * host's agent). Held in memory and fed only by batches as they are
+ * Each virtual disk's newest statistics window (20 s, read from vCenter's realtime counters), for
+ * the SLEDS controller (SPEC §3.5): SLEDS §4.2 steps every second on periodic performance samples,
+ * and a percentile over the shortest percentile window (an hour) would show a throttled stream its
+ * old rate for most of that hour. Held in memory and fed only by batches as they are
  * accepted — not by the replay after a restart, whose windows are old — and only for the VMs the
  * controller {@link #watch watches} (those in a service class): a window of every disk of the
  * inventory would be memory (millions of disks at B3's scale) and ingestion work for the few disks
@@ -37,11 +31,7 @@ public class NewestDiskWindows {
     public record Window(long windowStartMs, int seconds, double iops, double bytesPerSecond, double meanLatencyMs, long receivedAtMs) {
     }
 
-    /** How long a disk's newest second stands for it: a few controller steps. */
-    public static final Duration SECOND_MAX_AGE = Duration.ofSeconds(3);
-
     private final ConcurrentHashMap<String, Window> newest = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Window> newestSecond = new ConcurrentHashMap<>();
     private final Clock clock;
     private volatile Set<String> watched = Set.of();
 
@@ -59,7 +49,6 @@ public class NewestDiskWindows {
         }
         watched = Set.copyOf(vms);
         newest.keySet().removeIf(diskId -> !watched.contains(diskId.substring(0, diskId.lastIndexOf('/'))));
-        newestSecond.keySet().removeIf(diskId -> !watched.contains(diskId.substring(0, diskId.lastIndexOf('/'))));
     }
 
     /**
@@ -67,43 +56,21 @@ public class NewestDiskWindows {
      * agent's buffer) does not replace it.
      */
     public void record(DiskStatsBatch batch) {
-        record(batch.getSamplesList(), newest);
-    }
-
-    /** Keeps each watched disk's newest second, as {@link #record(DiskStatsBatch)} keeps windows. */
-    public void record(StreamSamples samples) {
-        record(samples.getSamplesList(), newestSecond);
-    }
-
-    private void record(List<DiskWindowStats> samples, ConcurrentHashMap<String, Window> into) {
         Set<String> vms = watched;
         if (vms.isEmpty()) {
             return;
         }
         long now = clock.millis();
-        for (DiskWindowStats s : samples) {
+        for (DiskWindowStats s : batch.getSamplesList()) {
             if (s.getWindowSeconds() == 0 || !vms.contains(s.getVm())) {
                 continue;
             }
             double seconds = s.getWindowSeconds();
             Window w = new Window(s.getWindowStartMs(), s.getWindowSeconds(), s.getIoCount() / seconds,
                     (s.getBytesRead() + s.getBytesWritten()) / seconds, s.getMeanLatencyMs(), now);
-            into.merge(WorkloadPercentiles.diskId(s.getVm(), s.getDiskKey()), w,
+            newest.merge(WorkloadPercentiles.diskId(s.getVm(), s.getDiskKey()), w,
                     (old, fresh) -> fresh.windowStartMs() >= old.windowStartMs() ? fresh : old);
         }
-    }
-
-    /**
-     * The disk's newest second if one was received within {@link #SECOND_MAX_AGE}, else its newest
-     * window if received within {@code maxAge}; an agent gone quiet leaves none.
-     */
-    public Optional<Window> of(String diskId, Duration maxAge) {
-        long now = clock.millis();
-        Window second = newestSecond.get(diskId);
-        if (second != null && now - second.receivedAtMs() <= SECOND_MAX_AGE.toMillis()) {
-            return Optional.of(second);
-        }
-        return window(diskId, maxAge);
     }
 
     /**
