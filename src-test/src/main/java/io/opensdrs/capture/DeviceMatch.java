@@ -54,8 +54,23 @@ public final class DeviceMatch {
      * runner-up for comparison.
      */
     public record Choice(Candidate device, double relativeDistance, List<Observation> measured, Candidate runnerUp,
-                         double runnerUpDistance) {
+                         double runnerUpDistance, OperatingPoint operatingPoint) {
     }
+
+    /**
+     * The datastore's own disks with their captured workloads, and the mean latency the server measured
+     * of them: what breaks a near-tie of lines (a random-read line says nothing of RAID writes, caches or
+     * sequential streams, and devices as unlike as a 7,200 and a 10,000 rpm disk draw nearly the same line).
+     *
+     * @param shortlisted the candidates whose line was near enough to be run with the disks
+     * @param testbedMs the chosen device's IO-weighted mean latency with the disks, null until run
+     */
+    public record OperatingPoint(List<io.opensdrs.scenario.DiskSpec> disks, double serverMs, int shortlisted, Double testbedMs) {
+    }
+
+    /** How much farther than the best line a candidate's may lie and still be run with the disks: ×1.5, or +10 points. */
+    static final double SHORTLIST_FACTOR = 1.5;
+    static final double SHORTLIST_SLACK = 0.10;
 
     private final long measuredIos;
     private final long seed;
@@ -118,6 +133,15 @@ public final class DeviceMatch {
      * @throws IllegalArgumentException without any target
      */
     public Choice choose(List<Target> targets, long capacityBytes) {
+        return choose(targets, capacityBytes, null);
+    }
+
+    /**
+     * The same; with an operating point, the candidates whose line lies within ×1.5 (or 10 points) of the
+     * best are each run with the datastore's disks (the testbed's steady-state method, as {@code sdrs
+     * testbed run}) and the one whose mean latency lies nearest the server's is chosen.
+     */
+    public Choice choose(List<Target> targets, long capacityBytes, OperatingPoint op) {
         List<Target> usable = targets.stream().filter(t -> Double.isFinite(t.latencyMs()) && t.latencyMs() > 0).toList();
         if (usable.isEmpty()) {
             throw new IllegalArgumentException("the model predicts no latency for the injector's workloads");
@@ -144,7 +168,69 @@ public final class DeviceMatch {
         scored.sort(Comparator.comparingDouble(Scored::distance));
         Scored best = scored.get(0);
         Scored second = scored.size() > 1 ? scored.get(1) : best;
-        return new Choice(best.c(), Math.expm1(best.distance()), best.obs(), second.c(), Math.expm1(second.distance()));
+        if (op == null || op.disks().isEmpty() || !(op.serverMs() > 0)) {
+            return new Choice(best.c(), Math.expm1(best.distance()), best.obs(), second.c(), Math.expm1(second.distance()), op);
+        }
+        double bound = Math.max(SHORTLIST_FACTOR * Math.expm1(best.distance()), Math.expm1(best.distance()) + SHORTLIST_SLACK);
+        List<Scored> shortlist = scored.stream().filter(x -> Math.expm1(x.distance()) <= bound).toList();
+        List<Future<Double>> runs = new ArrayList<>();
+        for (Scored x : shortlist) {
+            runs.add(executor.submit(() -> withDisks(x.c(), capacityBytes, op.disks())));
+        }
+        Scored chosen = best;
+        double chosenErr = Double.POSITIVE_INFINITY;
+        double chosenMs = Double.NaN;
+        for (int i = 0; i < shortlist.size(); i++) {
+            double ms = getDouble(runs.get(i));
+            double err = ms > 0 ? Math.abs(Math.log(ms / op.serverMs())) : Double.POSITIVE_INFINITY;
+            if (err < chosenErr) {
+                chosenErr = err;
+                chosen = shortlist.get(i);
+                chosenMs = ms;
+            }
+        }
+        Scored other = chosen == best ? second : best;
+        return new Choice(chosen.c(), Math.expm1(chosen.distance()), chosen.obs(), other.c(), Math.expm1(other.distance()),
+                new OperatingPoint(op.disks(), op.serverMs(), shortlist.size(), Double.isFinite(chosenMs) ? chosenMs : null));
+    }
+
+    /** The candidate with the disks on it, one VM each: IO-weighted mean latency over a short steady-state run. */
+    double withDisks(Candidate c, long capacityBytes, List<io.opensdrs.scenario.DiskSpec> disks) throws Exception {
+        List<io.opensdrs.scenario.VmSpec> vms = new ArrayList<>();
+        List<io.opensdrs.scenario.DiskSpec> on = new ArrayList<>();
+        int i = 0;
+        for (io.opensdrs.scenario.DiskSpec d : disks) {
+            io.opensdrs.scenario.DiskSpec x = new io.opensdrs.scenario.DiskSpec(d.name(), d.sizeGB(), "ds", true, d.workload());
+            vms.add(new io.opensdrs.scenario.VmSpec("vm" + i++, "h", null, null, List.of(x), null));
+            on.add(x);
+        }
+        io.opensdrs.scenario.Scenario s = new io.opensdrs.scenario.Scenario("probe", null, seed, 1.0, List.of(),
+                List.of(new io.opensdrs.scenario.DatastoreSpec("ds", capacityBytes / (double) (1L << 30), null, c.spec())),
+                List.of(new io.opensdrs.scenario.HostSpec("h", List.of("ds"))), vms, List.of(), List.of());
+        io.opensdrs.testbed.world.World world = io.opensdrs.testbed.world.World.build(s);
+        double[] acc = new double[2];
+        io.opensdrs.testbed.world.WorldRun.create(world, io.opensdrs.testbed.world.WorldRun.Method.STEADY_STATE, seed)
+                .run(OPERATING_HOURS, new io.opensdrs.testbed.sim.VirtualClock(), (start, ds, dss) -> {
+                    for (io.opensdrs.testbed.stats.DatastoreWindow w : dss) {
+                        acc[0] += w.ios();
+                        acc[1] += w.meanLatencyMs() * w.ios();
+                    }
+                }, io.opensdrs.testbed.world.WorldRun.PlacementPolicy.NONE);
+        return acc[0] == 0 ? Double.NaN : acc[1] / acc[0];
+    }
+
+    /** Simulated hours of a candidate's run with the disks (its steady-state sample is taken once, at the start). */
+    static final double OPERATING_HOURS = 0.1;
+
+    private static double getDouble(Future<Double> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
     }
 
     private Future<Observation> observation(Candidate c, Target t, long capacityBytes) {

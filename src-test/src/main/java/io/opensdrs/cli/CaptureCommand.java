@@ -62,6 +62,9 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Then run the written scenario in the testbed for H simulated hours and print each datastore's"
                     + " mean latency beside the server's")
     Double checkHours;
+    @Option(names = "--last", paramLabel = "DURATION",
+            description = "Only the windows starting within this span before the newest one (ISO-8601, e.g. PT1H); default: every retained window")
+    Duration last;
     @Option(names = "--timeout", defaultValue = "PT5M", description = "How long the server may take to answer; default ${DEFAULT-VALUE}")
     Duration timeout;
 
@@ -109,7 +112,7 @@ public final class CaptureCommand implements Callable<Integer> {
             return 1;
         }
         long t0 = System.nanoTime();
-        JsonNode capture = api.get("/api/v1/clusters/" + clusterId + "/capture");
+        JsonNode capture = api.get("/api/v1/clusters/" + clusterId + "/capture" + (last != null ? "?last=" + last : ""));
         o.printf(Locale.ROOT, "captured %s (%s) from %s: %d datastores, %d hosts, %d VMs; %d of %d stored windows (%s .. %s) in %.1f s%n",
                 capture.path("clusterName").asText(), clusterId, api.base(), capture.path("datastores").size(),
                 capture.path("hosts").size(), capture.path("vms").size(), capture.path("windowsUsed").asLong(),
@@ -128,29 +131,46 @@ public final class CaptureCommand implements Callable<Integer> {
             DeviceMatch match = new DeviceMatch(probeIos, 1, pool);
             for (JsonNode d : capture.path("datastores")) {
                 List<DeviceMatch.Target> targets = new ArrayList<>();
-                for (JsonNode p : d.path("model").path("predictions")) {
+                // the device's own injector runs when the server has them (a model refitted to the datastore's mix
+                // may no longer follow them), else the model's predictions for the same workloads
+                JsonNode injected = d.path("model").path("injectorPoints");
+                for (JsonNode p : injected.isArray() && !injected.isEmpty() ? injected : d.path("model").path("predictions")) {
                     if (p.path("latencyMs").isNumber()) {
                         targets.add(new DeviceMatch.Target(p.path("oio").asDouble(), p.path("ioSizeKb").asDouble(),
                                 p.path("latencyMs").asDouble()));
                     }
                 }
-                devices.put(d.path("name").asText(), match.choose(targets, d.path("capacityBytes").asLong()));
+                List<io.opensdrs.scenario.DiskSpec> disks = new ArrayList<>();
+                for (JsonNode vm : capture.path("vms")) {
+                    for (JsonNode x : vm.path("disks")) {
+                        if (x.path("datastore").asText().equals(d.path("name").asText())) {
+                            disks.add(new io.opensdrs.scenario.DiskSpec("d" + disks.size(), Math.max(0.01, x.path("sizeBytes").asLong() / (double) (1L << 30)),
+                                    "ds", true, io.opensdrs.capture.CapturedWorkload.of(x.path("overall"), x.path("hours"))));
+                        }
+                    }
+                }
+                JsonNode serverMs = d.path("current").path("meanLatencyMs");
+                DeviceMatch.OperatingPoint op = serverMs.isNumber() ? new DeviceMatch.OperatingPoint(disks, serverMs.asDouble(), 0, null) : null;
+                devices.put(d.path("name").asText(), match.choose(targets, d.path("capacityBytes").asLong(), op));
             }
             o.printf(Locale.ROOT, "devices: %d candidates probed at OIO 2-32, 4 and 256 KiB random reads, in %.1f s%n",
                     match.candidateList().size(), (System.nanoTime() - t1) / 1e9);
         } finally {
             pool.shutdownNow();
         }
-        o.printf("%-24s %-10s %-22s %-34s %10s %14s%n", "datastore", "model", "parameters", "testbed device", "line", "server mean ms");
+        o.printf("%-24s %-16s %-22s %-30s %8s %10s %14s %15s%n", "datastore", "model", "parameters", "testbed device", "line",
+                "shortlist", "server mean ms", "with its disks");
         for (JsonNode d : capture.path("datastores")) {
             DeviceMatch.Choice c = devices.get(d.path("name").asText());
             JsonNode p = d.path("model").path("parameters");
             JsonNode cur = d.path("current");
-            o.printf(Locale.ROOT, "%-24s %-10s %-22s %-34s %9.1f%% %14s%n", d.path("name").asText(),
+            DeviceMatch.OperatingPoint op = c.operatingPoint();
+            o.printf(Locale.ROOT, "%-24s %-16s %-22s %-30s %7.1f%% %10s %14s %15s%n", d.path("name").asText(),
                     d.path("model").path("kind").asText() + "/" + d.path("model").path("source").asText(),
                     p.has("m") ? String.format(Locale.ROOT, "m %.3g C %.3g", p.get("m").asDouble(), p.path("C").asDouble()) : "-",
-                    c.device().label(), 100 * c.relativeDistance(),
-                    cur.path("meanLatencyMs").isNumber() ? String.format(Locale.ROOT, "%.2f", cur.get("meanLatencyMs").asDouble()) : "no IO");
+                    c.device().label(), 100 * c.relativeDistance(), op == null ? "-" : String.valueOf(op.shortlisted()),
+                    cur.path("meanLatencyMs").isNumber() ? String.format(Locale.ROOT, "%.2f", cur.get("meanLatencyMs").asDouble()) : "no IO",
+                    op == null || op.testbedMs() == null ? "-" : String.format(Locale.ROOT, "%.2f", op.testbedMs()));
         }
 
         String header = String.format(Locale.ROOT, "Captured by sdrs capture from cluster %s of %s at %s: windows %s .. %s (source %s).",

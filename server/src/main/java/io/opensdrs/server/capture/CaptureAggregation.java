@@ -116,9 +116,17 @@ public final class CaptureAggregation {
      *     wherever the disk was
      */
     public CaptureAggregation(Set<String> datastores, Set<String> disks) {
+        this(datastores, disks, Long.MIN_VALUE);
+    }
+
+    /** @param fromMs windows starting before this are read and left out */
+    public CaptureAggregation(Set<String> datastores, Set<String> disks, long fromMs) {
         this.datastores = datastores;
         this.disks = disks;
+        this.fromMs = fromMs;
     }
+
+    private final long fromMs;
 
     public static String diskId(String vm, int diskKey) {
         return vm + "/" + diskKey;
@@ -133,6 +141,9 @@ public final class CaptureAggregation {
 
     public void add(DiskWindowStats w) {
         windowsRead++;
+        if (w.getWindowStartMs() < fromMs) {
+            return;
+        }
         String id = diskId(w.getVm(), w.getDiskKey());
         String ds = w.getDatastore();
         String before = previousDatastore.put(id, ds);

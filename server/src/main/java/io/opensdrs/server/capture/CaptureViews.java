@@ -36,10 +36,12 @@ public final class CaptureViews {
     /**
      * The model the cluster uses for the datastore, and its predictions for the host agent's injector
      * workload (random reads at 4 and 256 KiB, OIO 2 to 32), whatever its kind: what a testbed device
-     * can be compared with.
+     * can be compared with; and what the newest valid injector run of each IO size measured (random reads,
+     * the device alone: {@code injectorPoints}, at the OIO it measured), which a model refitted to the
+     * datastore's own mix may no longer follow.
      */
     public record Model(String kind, String source, Map<String, Double> parameters, Double rSquared, String fittedAt,
-                        List<Prediction> predictions) {
+                        List<Prediction> predictions, List<Prediction> injectorPoints) {
     }
 
     public record Prediction(double oio, double ioSizeKb, double readPct, double randomPct, Double latencyMs) {

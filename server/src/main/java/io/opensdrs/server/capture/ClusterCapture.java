@@ -60,6 +60,15 @@ public class ClusterCapture {
      * @param rules the cluster's Storage DRS rules, as the rules endpoint lists them
      */
     public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules) {
+        return capture(clusterId, clusterName, modelKind, rules, null);
+    }
+
+    /**
+     * @param last only the windows starting within this span before the newest stored window (null: every
+     *     retained window)
+     */
+    public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules,
+                                        java.time.Duration last) {
         List<DsRow> dss = jdbc.query("SELECT moid, name, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore"
                         + " WHERE cluster_moid = ? ORDER BY name",
                 (rs, i) -> new DsRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getBoolean(5),
@@ -81,8 +90,14 @@ public class ClusterCapture {
         dss.forEach(d -> dsNames.add(d.name()));
         Set<String> diskIds = new HashSet<>();
         disks.forEach(d -> diskIds.add(CaptureAggregation.diskId(d.vmMoid(), d.key())));
-        CaptureAggregation agg = new CaptureAggregation(dsNames, diskIds);
-        readOnly.executeWithoutResult(status -> raw.forEachOf(VCenterStatistics.SOURCE, agg::add));
+        long from = Long.MIN_VALUE;
+        if (last != null) {
+            Long newest = raw.newestWindowStart(VCenterStatistics.SOURCE);
+            from = newest == null ? Long.MIN_VALUE : newest - last.toMillis();
+        }
+        CaptureAggregation agg = new CaptureAggregation(dsNames, diskIds, from);
+        long cutoff = from;
+        readOnly.executeWithoutResult(status -> raw.forEachOf(VCenterStatistics.SOURCE, cutoff, agg::add));
 
         List<String> notes = new ArrayList<>();
         List<CaptureViews.Datastore> dsViews = new ArrayList<>();
@@ -94,6 +109,7 @@ public class ClusterCapture {
                     predictions.add(new CaptureViews.Prediction(q, z, 100, 100, models.predict(m, new Workload(q, z, 1, 1))));
                 }
             }
+            List<CaptureViews.Prediction> injected = injectorPoints(d.name());
             Long since = agg.currentSinceMs(d.name());
             CaptureViews.Measured all = agg.measured(d.name(), null);
             CaptureViews.Measured current = since == null ? all : agg.measured(d.name(), since);
@@ -102,7 +118,7 @@ public class ClusterCapture {
             }
             dsViews.add(new CaptureViews.Datastore(d.name(), d.moid(), d.capacity(), d.free(), null, d.accessible(), d.maintenance(),
                     new CaptureViews.Model(m.kind(), m.source(), m.parameters(), m.rSquared(),
-                            m.fittedAt() == null ? null : m.fittedAt().toString(), predictions),
+                            m.fittedAt() == null ? null : m.fittedAt().toString(), predictions, injected),
                     all, current, since == null ? null : Instant.ofEpochMilli(since).toString()));
         }
 
@@ -141,6 +157,29 @@ public class ClusterCapture {
                 agg.firstWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.firstWindowStartMs()).toString(),
                 agg.lastWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.lastWindowStartMs()).toString(),
                 dsViews, hosts, vms, rules, notes);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The points of the newest valid random-read injector run of each IO size on the datastore. */
+    List<CaptureViews.Prediction> injectorPoints(String datastore) {
+        List<CaptureViews.Prediction> out = new ArrayList<>();
+        Set<Long> sizes = new HashSet<>();
+        jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
+                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
+            if (sizes.add(rs.getLong(1))) {
+                try {
+                    for (com.fasterxml.jackson.databind.JsonNode p : JSON.readTree(rs.getString(2))) {
+                        out.add(new CaptureViews.Prediction(p.path("outstandingIos").asDouble(), p.path("ioSizeKb").asDouble(), 100, 100,
+                                p.path("latencyMs").asDouble()));
+                    }
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException("injector_run points are not JSON", e);
+                }
+            }
+        }, datastore);
+        out.sort(java.util.Comparator.comparingDouble(CaptureViews.Prediction::ioSizeKb).thenComparingDouble(CaptureViews.Prediction::oio));
+        return out;
     }
 
     /** "[ds1] web/web_1.vmdk" → "web_1". */

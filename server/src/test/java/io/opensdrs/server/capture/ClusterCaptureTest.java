@@ -179,6 +179,10 @@ class ClusterCaptureTest {
             assertThat(predictions.get(i + 5).get("ioSizeKb").asDouble()).isEqualTo(256);
             assertThat(predictions.get(i + 5).get("latencyMs").isNumber()).isTrue();
         }
+        JsonNode injected = a.get("model").get("injectorPoints");
+        assertThat(injected).hasSize(5);
+        assertThat(injected.get(4).get("oio").asDouble()).isEqualTo(32);
+        assertThat(injected.get(4).get("latencyMs").asDouble()).isCloseTo(2.0 * 32 + 3, within(1e-9));
         // ds-b has no model of its own: Pesto's default (the others' mean slope)
         assertThat(ds.get("ds-b").get("model").get("source").asText()).isEqualTo("default");
 
@@ -249,6 +253,18 @@ class ClusterCaptureTest {
         assertThat(db.get("datastore").asText()).isEqualTo("ds-b");
         assertThat(db.get("overall").get("ios").asLong()).isEqualTo(6 * 1000 + 6 * 4000);
         assertThat(c.get("rules").isArray()).isTrue();
+
+        // the newest 30 minutes: hour 11 alone (its last window starts at 11:01:40), no placement change seen in it
+        JsonNode recent = api.call(HttpMethod.GET, "/api/v1/clusters/group-p1/capture?last=PT30M", null, 200);
+        assertThat(recent.get("firstWindow").asText()).isEqualTo("2026-11-27T11:00:00Z");
+        JsonNode ra = byName(recent.get("datastores")).get("ds-a");
+        assertThat(ra.get("measured").get("ios").asLong()).isEqualTo(6 * 2000 + 3 * 800);
+        assertThat(ra.get("currentSince").isNull()).isTrue();
+        assertThat(byName(recent.get("vms")).get("web").get("disks").get(0).get("hours")).hasSize(1);
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/group-p1/capture?last=an-hour", null, 400).path("field").asText())
+                .isEqualTo("last");
+        assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/group-p1/capture?last=PT0S", null, 400).path("field").asText())
+                .isEqualTo("last");
     }
 
     @Test
