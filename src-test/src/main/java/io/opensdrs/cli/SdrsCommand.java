@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         description = "OpenSDRS: Storage DRS re-made in the open.",
         subcommands = {
                 DemoCommand.class,
+                CaptureCommand.class,
                 io.opensdrs.testbed.cli.TestbedCommand.class,
                 io.opensdrs.model.cli.ModelCommand.class,
                 io.opensdrs.balance.bench.BenchCommand.class,

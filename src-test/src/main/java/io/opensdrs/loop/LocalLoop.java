@@ -317,7 +317,9 @@ public final class LocalLoop implements AutoCloseable {
                 "--sdrs.models.refresh-interval=PT5S", "--sdrs.inventory.incremental-interval=PT0.5S",
                 "--sdrs.stats.windows=" + STATS_WINDOWS, "--sdrs.migration.poll-interval=PT0.25S",
                 // vCenter's counters are read once per (compressed) 20-s sample
-                "--sdrs.stats.vcenter.poll-interval=PT" + Math.max(0.1, 20 / settings.speed()) + "S",
+                // (in whole milliseconds: at 30x, 20/30 s printed in full is "PT0.6666666666666666S", more fraction
+                // digits than an ISO-8601 duration may have, and the server refused to start)
+                "--sdrs.stats.vcenter.poll-interval=PT" + String.format(java.util.Locale.ROOT, "%.3f", Math.max(0.1, 20 / settings.speed())) + "S",
                 // a datastore new in a cluster is looked for every 0.25 s (10 s simulated at 40x)
                 "--sdrs.balancing.addition-check-interval=PT0.25S"));
         Map<String, String> env = new LinkedHashMap<>();

@@ -31,10 +31,17 @@ public final class ServerApi {
     }
 
     private final String base;
+    private final Duration timeout;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public ServerApi(String base, String user, String password) {
+        this(base, user, password, Duration.ofSeconds(30));
+    }
+
+    /** @param timeout how long one request may take (a capture of a large cluster reads hours of windows) */
+    public ServerApi(String base, String user, String password, Duration timeout) {
+        this.timeout = timeout;
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.authorization = "Basic " + Base64.getEncoder()
                 .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
@@ -67,7 +74,7 @@ public final class ServerApi {
     }
 
     private JsonNode send(String method, String path, Object body) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
                 .header("Authorization", authorization).header("Accept", "application/json");
         if (body != null) {
             b.header("Content-Type", "application/json")

@@ -67,6 +67,37 @@ public class RawSampleStore {
         return found.subList(0, Math.min(limit, found.size()));
     }
 
+    /**
+     * Every retained batch of one source, in the order stored, streamed: rows are fetched a few at a
+     * time (PostgreSQL's driver then keeps a cursor rather than loading the whole result), so a
+     * reader of 16 hours of a large inventory holds one batch at a time. Call inside a transaction
+     * (a read-only one will do): PostgreSQL only streams with auto-commit off.
+     */
+    public void forEachOf(String source, Consumer<DiskStatsBatch> consumer) {
+        forEachOf(source, Long.MIN_VALUE, consumer);
+    }
+
+    /** The same, only batches with a window starting at or after {@code fromWindowMs}. */
+    public void forEachOf(String source, long fromWindowMs, Consumer<DiskStatsBatch> consumer) {
+        JdbcTemplate streaming = new JdbcTemplate(java.util.Objects.requireNonNull(jdbc.getDataSource()));
+        streaming.setFetchSize(STREAM_FETCH_SIZE);
+        streaming.query("SELECT payload FROM sample_batch WHERE agent_id = ? AND last_window_ms >= ? ORDER BY id", rs -> {
+            try {
+                consumer.accept(DiskStatsBatch.parseFrom(rs.getBytes(1)));
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
+            }
+        }, source, fromWindowMs);
+    }
+
+    /** The start of the newest window stored of the source; null when none. */
+    public Long newestWindowStart(String source) {
+        return jdbc.queryForObject("SELECT MAX(last_window_ms) FROM sample_batch WHERE agent_id = ?", Long.class, source);
+    }
+
+    /** Rows per fetch when streaming batches (each up to a few hundred KB). */
+    static final int STREAM_FETCH_SIZE = 16;
+
     /** Every retained batch, oldest first. */
     public void forEach(Consumer<DiskStatsBatch> consumer) {
         jdbc.query("SELECT payload FROM sample_batch ORDER BY id", rs -> {

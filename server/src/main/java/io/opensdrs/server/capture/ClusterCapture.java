@@ -1,0 +1,194 @@
+package io.opensdrs.server.capture;
+
+import io.opensdrs.model.Workload;
+import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.stats.RawSampleStore;
+import io.opensdrs.server.stats.vcenter.VCenterStatistics;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What the server has observed of one datastore cluster, for {@code sdrs capture} to replay in the
+ * testbed: its datastores with the model in use and what was measured on them, the hosts and what
+ * each mounts of the cluster, the VMs with their disks, and each disk's workload per UTC hour of the
+ * day, from the raw windows read from vCenter (source {@code vcenter}) within their retention.
+ *
+ * <p>The raw store is read once, streamed batch by batch into a {@link CaptureAggregation}, inside a
+ * read-only transaction.
+ */
+@Component
+public class ClusterCapture {
+
+    /** The injector's outstanding-IO levels (Pesto §5.1): the range a model is fitted over. */
+    public static final List<Integer> PREDICTION_OIOS = List.of(2, 4, 8, 16, 32);
+    /** The injector's IO sizes, KiB. */
+    public static final List<Integer> PREDICTION_SIZES_KB = List.of(4, 256);
+
+    private final JdbcTemplate jdbc;
+    private final DatastoreModels models;
+    private final RawSampleStore raw;
+    private final TransactionTemplate readOnly;
+
+    public ClusterCapture(JdbcTemplate jdbc, DatastoreModels models, RawSampleStore raw, TransactionTemplate tx) {
+        this.jdbc = jdbc;
+        this.models = models;
+        this.raw = raw;
+        this.readOnly = new TransactionTemplate(tx.getTransactionManager());
+        this.readOnly.setReadOnly(true);
+    }
+
+    private record DsRow(String moid, String name, long capacity, long free, boolean accessible, String maintenance) {
+    }
+
+    private record DiskRow(String vmMoid, String vmName, String hostName, boolean poweredOn, int key, String file, long size,
+                           String datastore) {
+    }
+
+    /**
+     * @param modelKind the kind the cluster uses (its setting, or the automatic choice)
+     * @param rules the cluster's Storage DRS rules, as the rules endpoint lists them
+     */
+    public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules) {
+        return capture(clusterId, clusterName, modelKind, rules, null);
+    }
+
+    /**
+     * @param last only the windows starting within this span before the newest stored window (null: every
+     *     retained window)
+     */
+    public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules,
+                                        java.time.Duration last) {
+        List<DsRow> dss = jdbc.query("SELECT moid, name, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore"
+                        + " WHERE cluster_moid = ? ORDER BY name",
+                (rs, i) -> new DsRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getBoolean(5),
+                        rs.getString(6)), clusterId);
+        Map<String, String> hostNames = new TreeMap<>();
+        Map<String, List<String>> hostDatastores = new LinkedHashMap<>();
+        jdbc.query("SELECT h.moid, h.name, d.name FROM host h JOIN host_datastore hd ON hd.host_moid = h.moid"
+                + " JOIN datastore d ON d.moid = hd.datastore_moid WHERE d.cluster_moid = ? ORDER BY h.name, d.name", rs -> {
+            hostNames.put(rs.getString(1), rs.getString(2));
+            hostDatastores.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(3));
+        }, clusterId);
+        List<DiskRow> disks = jdbc.query("SELECT v.moid, v.name, h.name, v.powered_on, vd.disk_key, vd.file_name, vd.size_bytes, d.name"
+                        + " FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
+                        + " LEFT JOIN host h ON h.moid = v.host_moid WHERE d.cluster_moid = ? ORDER BY v.name, v.moid, vd.disk_key",
+                (rs, i) -> new DiskRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4), rs.getInt(5),
+                        rs.getString(6), rs.getLong(7), rs.getString(8)), clusterId);
+
+        Set<String> dsNames = new HashSet<>();
+        dss.forEach(d -> dsNames.add(d.name()));
+        Set<String> diskIds = new HashSet<>();
+        disks.forEach(d -> diskIds.add(CaptureAggregation.diskId(d.vmMoid(), d.key())));
+        long from = Long.MIN_VALUE;
+        if (last != null) {
+            Long newest = raw.newestWindowStart(VCenterStatistics.SOURCE);
+            from = newest == null ? Long.MIN_VALUE : newest - last.toMillis();
+        }
+        CaptureAggregation agg = new CaptureAggregation(dsNames, diskIds, from);
+        long cutoff = from;
+        readOnly.executeWithoutResult(status -> raw.forEachOf(VCenterStatistics.SOURCE, cutoff, agg::add));
+
+        List<String> notes = new ArrayList<>();
+        List<CaptureViews.Datastore> dsViews = new ArrayList<>();
+        for (DsRow d : dss) {
+            ModelRecord m = models.effective(d.name(), modelKind);
+            List<CaptureViews.Prediction> predictions = new ArrayList<>();
+            for (int z : PREDICTION_SIZES_KB) {
+                for (int q : PREDICTION_OIOS) {
+                    predictions.add(new CaptureViews.Prediction(q, z, 100, 100, models.predict(m, new Workload(q, z, 1, 1))));
+                }
+            }
+            List<CaptureViews.Prediction> injected = injectorPoints(d.name());
+            Long since = agg.currentSinceMs(d.name());
+            CaptureViews.Measured all = agg.measured(d.name(), null);
+            CaptureViews.Measured current = since == null ? all : agg.measured(d.name(), since);
+            if (all.ios() == 0) {
+                notes.add("datastore " + d.name() + ": no IO measured in the retained windows");
+            }
+            dsViews.add(new CaptureViews.Datastore(d.name(), d.moid(), d.capacity(), d.free(), null, d.accessible(), d.maintenance(),
+                    new CaptureViews.Model(m.kind(), m.source(), m.parameters(), m.rSquared(),
+                            m.fittedAt() == null ? null : m.fittedAt().toString(), predictions, injected),
+                    all, current, since == null ? null : Instant.ofEpochMilli(since).toString()));
+        }
+
+        List<CaptureViews.Host> hosts = new ArrayList<>();
+        hostNames.forEach((moid, name) -> hosts.add(new CaptureViews.Host(moid, name, hostDatastores.get(moid))));
+        hosts.sort(java.util.Comparator.comparing(CaptureViews.Host::name));
+
+        Map<String, List<CaptureViews.Disk>> vmDisks = new LinkedHashMap<>();
+        Map<String, DiskRow> vmRows = new LinkedHashMap<>();
+        int withoutWindows = 0;
+        for (DiskRow r : disks) {
+            String id = CaptureAggregation.diskId(r.vmMoid(), r.key());
+            CaptureAggregation.DiskHour[] hours = agg.hours(id);
+            List<CaptureViews.Workload> perHour = new ArrayList<>();
+            if (hours != null) {
+                for (int h = 0; h < 24; h++) {
+                    if (hours[h] != null) {
+                        perHour.add(hours[h].view(h));
+                    }
+                }
+            } else {
+                withoutWindows++;
+            }
+            vmRows.putIfAbsent(r.vmMoid(), r);
+            vmDisks.computeIfAbsent(r.vmMoid(), k -> new ArrayList<>()).add(new CaptureViews.Disk(r.key(), fileBase(r.file()), r.file(),
+                    r.size(), r.datastore(), agg.total(id).view(null), perHour));
+        }
+        if (withoutWindows > 0) {
+            notes.add(withoutWindows + " of " + disks.size() + " disks have no stored window (powered off, new, or older than the retention)");
+        }
+        List<CaptureViews.Vm> vms = new ArrayList<>();
+        vmRows.forEach((moid, r) -> vms.add(new CaptureViews.Vm(moid, r.vmName(), r.hostName(), null, r.poweredOn(), vmDisks.get(moid))));
+
+        return new CaptureViews.Capture(clusterId, clusterName, Instant.now().toString(), VCenterStatistics.SOURCE,
+                VCenterStatistics.INTERVAL_SECONDS, modelKind, agg.windowsRead(), agg.windowsUsed(),
+                agg.firstWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.firstWindowStartMs()).toString(),
+                agg.lastWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.lastWindowStartMs()).toString(),
+                dsViews, hosts, vms, rules, notes);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The points of the newest valid random-read injector run of each IO size on the datastore. */
+    List<CaptureViews.Prediction> injectorPoints(String datastore) {
+        List<CaptureViews.Prediction> out = new ArrayList<>();
+        Set<Long> sizes = new HashSet<>();
+        jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
+                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
+            if (sizes.add(rs.getLong(1))) {
+                try {
+                    for (com.fasterxml.jackson.databind.JsonNode p : JSON.readTree(rs.getString(2))) {
+                        out.add(new CaptureViews.Prediction(p.path("outstandingIos").asDouble(), p.path("ioSizeKb").asDouble(), 100, 100,
+                                p.path("latencyMs").asDouble()));
+                    }
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException("injector_run points are not JSON", e);
+                }
+            }
+        }, datastore);
+        out.sort(java.util.Comparator.comparingDouble(CaptureViews.Prediction::ioSizeKb).thenComparingDouble(CaptureViews.Prediction::oio));
+        return out;
+    }
+
+    /** "[ds1] web/web_1.vmdk" → "web_1". */
+    static String fileBase(String file) {
+        String base = file.substring(file.lastIndexOf('/') + 1);
+        int sp = base.lastIndexOf("] ");
+        if (sp >= 0) {
+            base = base.substring(sp + 2);
+        }
+        return base.endsWith(".vmdk") ? base.substring(0, base.length() - 5) : base;
+    }
+}
