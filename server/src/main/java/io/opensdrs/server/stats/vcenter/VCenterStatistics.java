@@ -194,6 +194,7 @@ public class VCenterStatistics {
             int vms = readVms(client, inv, windows, started);
             readHosts(client, inv, started);
             DiskStatsBatch stored = ingestion.ingest(SOURCE, windows.build(), this::observe);
+            forgetGone(inv);
             remember(stored, inv);
             checkNoData(inv, started);
             publishLoads(inv);
@@ -516,6 +517,19 @@ public class VCenterStatistics {
                 dataClock = h.end();
             }
         }
+    }
+
+    /** What the reader keeps of VMs, disks and hosts that have left the inventory. */
+    private void forgetGone(StatisticsInventory.Snapshot inv) {
+        Set<String> disks = new HashSet<>();
+        inv.disksByVm().values().forEach(list -> list.forEach(d -> disks.add(d.diskId())));
+        Set<String> entities = new HashSet<>(inv.disksByVm().keySet());
+        entities.addAll(inv.mountsByHost().keySet());
+        cursor.keySet().retainAll(entities);
+        held.keySet().retainAll(entities);
+        latestByDisk.keySet().retainAll(disks);
+        firstSeen.keySet().retainAll(disks);
+        latestByMount.keySet().removeIf(k -> !entities.contains(k.substring(0, k.indexOf('/'))));
     }
 
     /** A running VM's disk whose newest sample is several intervals behind the others' is a fault. */
