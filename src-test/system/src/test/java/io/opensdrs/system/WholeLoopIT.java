@@ -83,15 +83,22 @@ class WholeLoopIT {
         SystemLoops.say("server killed mid-migration: both migrations completed once (1 RelocateVM task each), testbed followed");
     }
 
+    /**
+     * The server frozen (SIGSTOP) for 8 s, then resumed: the agents' reports buffered meanwhile all
+     * arrive, each once (messages = last sequence number, none dropped), and every 20-s window the
+     * testbed published to vCenter meanwhile is read from vCenter's counters afterwards, once.
+     */
     @Test
     @Order(2)
     void agentAndServerCutApartAndRejoinedCountEverySampleOnce() throws Exception {
         ServerApi api = loop.api();
         JsonNode before = api.get("/api/v1/agents/esx3");
-        Set<Double> windowsDuringCut = new HashSet<>();
+        String vm = SystemLoops.vmId(loop, "silver-oltp1");
+        int key = SystemLoops.diskKey(loop, "silver-oltp1", "data");
+        Set<Long> windowsDuringCut = new HashSet<>();
         Consumer<PacedWorld.WindowReport> counter = r -> {
             synchronized (windowsDuringCut) {
-                windowsDuringCut.add(r.startMs());
+                windowsDuringCut.add(loop.world().epochBaseMs() + Math.round(r.startMs()));
             }
         };
         loop.server().suspend();
@@ -99,15 +106,15 @@ class WholeLoopIT {
         Thread.sleep(8000);
         loop.world().removeWindowListener(counter);
         loop.server().resume();
-        int cut = windowsDuringCut.size();
-        SystemLoops.say("server was frozen (SIGSTOP) for 8 s: " + cut + " statistics windows passed; agents buffered");
-        long disksOfEsx3 = 3;
+        SystemLoops.say("server was frozen (SIGSTOP) for 8 s: " + windowsDuringCut.size()
+                + " statistics windows went to vCenter meanwhile; agents buffered their reports");
+        long periods = 8000 / loop.settings().agentPeriod().toMillis();
         JsonNode[] last = {null};
         try {
-            SystemLoops.await("esx3's buffered windows accepted by the server", Duration.ofMinutes(1), () -> {
+            SystemLoops.await("esx3's buffered reports accepted by the server", Duration.ofMinutes(1), () -> {
                 last[0] = api.get("/api/v1/agents/esx3");
-                return last[0].path("acceptedSamples").asLong() - before.path("acceptedSamples").asLong()
-                        >= cut * disksOfEsx3;
+                // a DatastoreState for each of its three datastores each heartbeat period, at least half of them
+                return last[0].path("acceptedMessages").asLong() - before.path("acceptedMessages").asLong() >= 3 * periods / 2;
             });
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "; ledger before " + before + ", now " + last[0], e);
@@ -117,6 +124,17 @@ class WholeLoopIT {
         assertThat(after.path("acceptedMessages").asLong()).as("every report accepted once: messages = last seq")
                 .isEqualTo(after.path("lastAcceptedSeq").asLong());
         assertThat(after.path("droppedOverflow").asLong()).isZero();
+        // vCenter kept the samples: the server, resumed, read every window of the cut from its counters, once
+        List<Long> starts = new java.util.ArrayList<>();
+        SystemLoops.await("the windows published during the cut stored from vCenter", Duration.ofMinutes(1), () -> {
+            starts.clear();
+            for (JsonNode w : api.get("/api/v1/disks/" + vm + "/" + key + "/windows?limit=120")) {
+                starts.add(java.time.Instant.parse(w.path("windowStart").asText()).toEpochMilli());
+            }
+            return starts.containsAll(windowsDuringCut);
+        });
+        assertThat(starts).as("no window stored twice").doesNotHaveDuplicates();
+        SystemLoops.say("the " + windowsDuringCut.size() + " windows of the cut were read from vCenter after the resume, once each");
     }
 
     @Test
