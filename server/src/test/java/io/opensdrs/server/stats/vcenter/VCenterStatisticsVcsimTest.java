@@ -218,7 +218,12 @@ class VCenterStatisticsVcsimTest {
                 "web", List.of(entry(web, disk(55, 6, 11, 9, 3520, 48, 6, 4, 50)))), List.of());
 
         assertThat(statistics.read()).as("windows stored by the first read").isEqualTo(6);
+        JsonNode status = call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/statistics", 200);
+        assertThat(status.get("lastReadWindows").asInt()).isEqualTo(6);
+        assertThat(status.get("lastReadVms").asInt()).as("the two running VMs").isEqualTo(2);
         assertThat(statistics.read()).as("read again: nothing new, nothing stored twice").isZero();
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/statistics", 200).get("lastReadWindows").asInt())
+                .isZero();
 
         // from outside: govc reads vCenter's newest sample; the server stored the same numbers
         for (var d : List.of(new Object[] {"db", db.get(0)}, new Object[] {"db", db.get(1)}, new Object[] {"web", web})) {
