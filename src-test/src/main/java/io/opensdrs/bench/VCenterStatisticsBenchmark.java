@@ -69,7 +69,11 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
             serverJvm = List.copyOf(serverJvm);
         }
 
-        /** How long before the server's next read the sample is published: a quarter period, at most 2 s. */
+        /**
+         * How long before the server's next read the sample is published, at least: a quarter period, at most
+         * 2 s; longer when a POST took longer (twice the longest so far and 0.25 s, at most half a period), so
+         * that the sample is in vCenter before the read starts.
+         */
         public Duration lead() {
             return Duration.ofMillis(Math.min(2000, period.toMillis() / 4));
         }
@@ -94,8 +98,9 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
      * @param readToSeen           from the start of that read until the benchmark saw it done
      * @param checked              disks whose newest stored window was read back; {@code checkedOk} matched
      * @param cycleSeconds         from this period's publish to the next one's (the server's read cycle)
-     * @param serverCpuSeconds     the server JVM's CPU time over the cycle; {@code serverCpuInRead} from the
-     *                             publish until the sample was stored
+     * @param serverCpuSeconds     the server JVM's CPU time over the cycle, less {@code serverCpuChecks}, what
+     *                             answering the benchmark's read-back of a few disks' windows cost it;
+     *                             {@code serverCpuInRead} from the publish until the sample was stored
      * @param vcsimCpuSeconds      the simulator's CPU time over the cycle; {@code vcsimCpuInRead} from the publish
      *                             (the POST included) until the sample was stored
      * @param failure              null when every window was stored and every checked disk matched
@@ -103,9 +108,15 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
     public record Period(int index, boolean warmUp, Instant sampleEnd, int windowsExpected, int windowsStored, int reads,
                          double publishSeconds, double waitSeconds, double publishToStored, long serverReadMillis,
                          double readToSeen, int checked, int checkedOk, double cycleSeconds, double serverCpuSeconds,
-                         double serverCpuInRead, double vcsimCpuSeconds, double vcsimCpuInRead, double load1, String failure) {
+                         double serverCpuInRead, double vcsimCpuSeconds, double vcsimCpuInRead, double serverCpuChecks,
+                         double load1, String failure) {
         public boolean ok() {
             return failure == null;
+        }
+
+        /** From the start of the POST until the server's read started. */
+        public double leadSeconds() {
+            return publishSeconds + waitSeconds;
         }
 
         public double serverCpuPercent() {
@@ -115,7 +126,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
         Period withCycle(double cycle, double serverCpu, double vcsimCpu) {
             return new Period(index, warmUp, sampleEnd, windowsExpected, windowsStored, reads, publishSeconds, waitSeconds,
                     publishToStored, serverReadMillis, readToSeen, checked, checkedOk, cycle, serverCpu, serverCpuInRead,
-                    vcsimCpu, vcsimCpuInRead, load1, failure);
+                    vcsimCpu, vcsimCpuInRead, serverCpuChecks, load1, failure);
         }
     }
 
@@ -376,6 +387,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
     private List<Period> measure(ServerApi api, String clusterId, VcsimAdmin admin, List<VcDisk> disks, Scenario world)
             throws Exception {
         Duration lead = settings.lead();
+        double longestPost = 0;
         Instant firstEnd = Instant.now().truncatedTo(ChronoUnit.MINUTES)
                 .minusSeconds((long) INTERVAL_SECONDS * (settings.periods() + 3));
         List<VcDisk> check = checkDisks(disks, settings.checkDisks());
@@ -394,17 +406,20 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
             double load = loadAverage();
             if (p > 0) {
                 Period prev = done.remove(done.size() - 1);
-                done.add(prev.withCycle((publishStart - cycleStartNanos) / 1e9, serverCpu - serverCpuAtStart,
-                        vcsimCpu - vcsimCpuAtStart));
+                done.add(prev.withCycle((publishStart - cycleStartNanos) / 1e9,
+                        serverCpu - serverCpuAtStart - prev.serverCpuChecks(), vcsimCpu - vcsimCpuAtStart));
             }
             cycleStartNanos = publishStart;
             serverCpuAtStart = serverCpu;
             vcsimCpuAtStart = vcsimCpu;
             HttpResponse<String> r = admin.post("/opensdrs/perf", "application/json", sample.body());
             long publishEnd = System.nanoTime();
+            longestPost = Math.max(longestPost, (publishEnd - publishStart) / 1e9);
+            lead = Duration.ofMillis(Math.min(settings.period().toMillis() / 2,
+                    Math.max(settings.lead().toMillis(), Math.round(2000 * longestPost) + 250)));
             if (r.statusCode() / 100 != 2) {
                 done.add(new Period(p, p == 0, end, disks.size(), 0, 0, (publishEnd - publishStart) / 1e9, Double.NaN,
-                        Double.NaN, 0, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, load,
+                        Double.NaN, 0, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, load,
                         "vcsim refused the sample: HTTP " + r.statusCode() + " " + r.body()));
                 continue;
             }
@@ -451,6 +466,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
             double vcsimInRead = cpuSeconds(vcsim.pid()) - vcsimCpu;
             long seen = seenAt == 0 ? System.nanoTime() : seenAt;
             double readToSeen = last == before ? Double.NaN : (epochMillisAt(seen) - last.readAt().toEpochMilli()) / 1000.0;
+            double checksCpu = cpuSeconds(server.pid());
             int ok = 0;
             List<String> wrong = new ArrayList<>();
             for (VcDisk d : check) {
@@ -463,6 +479,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
                     wrong.add(d.vmName() + " disk " + d.key() + ": " + (w.isEmpty() ? "no window" : w.get(0).toString()));
                 }
             }
+            checksCpu = cpuSeconds(server.pid()) - checksCpu;
             if (failure == null && !wrong.isEmpty()) {
                 failure = wrong.size() + " of " + check.size() + " disks read back differ from the sample ending " + end
                         + " (reads " + "× 20 s expected): " + wrong.get(0);
@@ -471,7 +488,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
                     : (firstReadAt.toEpochMilli() - epochMillisAt(publishEnd)) / 1000.0;
             done.add(new Period(p, p == 0, end, disks.size(), stored, reads, (publishEnd - publishStart) / 1e9, waitSeconds,
                     (seen - publishStart) / 1e9, last == before ? 0 : last.readMillis(), readToSeen, check.size(), ok,
-                    Double.NaN, Double.NaN, cpuInRead, Double.NaN, vcsimInRead, load, failure));
+                    Double.NaN, Double.NaN, cpuInRead, Double.NaN, vcsimInRead, checksCpu, load, failure));
             progress.accept(String.format(Locale.ROOT, "  %s: %d of %d windows stored, server read %.2f s, publish→stored %.2f s%s",
                     p == 0 ? "warm-up" : "period " + p, stored, disks.size(), (last == before ? 0 : last.readMillis()) / 1000.0,
                     (seen - publishStart) / 1e9, failure == null ? "" : " — " + failure));
@@ -481,8 +498,8 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
         sleepUntil(after.nextStart().minus(lead));
         long endNanos = System.nanoTime();
         Period prev = done.remove(done.size() - 1);
-        done.add(prev.withCycle((endNanos - cycleStartNanos) / 1e9, cpuSeconds(server.pid()) - serverCpuAtStart,
-                cpuSeconds(vcsim.pid()) - vcsimCpuAtStart));
+        done.add(prev.withCycle((endNanos - cycleStartNanos) / 1e9,
+                cpuSeconds(server.pid()) - serverCpuAtStart - prev.serverCpuChecks(), cpuSeconds(vcsim.pid()) - vcsimCpuAtStart));
         return done;
     }
 
