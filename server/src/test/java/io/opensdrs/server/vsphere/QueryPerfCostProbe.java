@@ -19,7 +19,9 @@ import java.util.*;
  * The client's CPU time of one QueryPerf call of 250 VMs × 3 disks × 15 counters in the csv format
  * (one batch of the server's read of vCenter's counters), against our vcsim; the simulator's own time
  * is in the wall time only. Not part of the suite: run it with
- * {@code ./mvnw -B -pl server test -Dtest=QueryPerfCostProbe -Dsdrs.probe.queryperf=true} (B4v, server README).
+ * {@code ./mvnw -B -pl server test -Dtest=QueryPerfCostProbe -Dsdrs.probe.queryperf=true} (B4v, server README);
+ * with {@code -Dprobe.vms=3000 -Dprobe.batch=250} it also times a read of every VM in calls of 250, one at a time
+ * against {@code probe.inflight} (2) at once ({@link #inFlight}).
  */
 @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "sdrs.probe.queryperf", matches = "true")
 class QueryPerfCostProbe {
@@ -35,7 +37,7 @@ class QueryPerfCostProbe {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> inv = new LinkedHashMap<>();
         inv.put("datacenter", "DC0");
-        inv.put("storagePods", List.of(Map.of("name", "POD0", "datastores", List.of(Map.of("name", "ds1", "capacityGB", 2000)))));
+        inv.put("storagePods", List.of(Map.of("name", "POD0", "datastores", List.of(Map.of("name", "ds1", "capacityGB", 20000)))));
         inv.put("hosts", List.of(Map.of("name", "h1", "cluster", "C0", "datastores", List.of("ds1"))));
         List<Object> vms = new ArrayList<>();
         int n = Integer.getInteger("probe.vms", 250);
@@ -88,7 +90,48 @@ class QueryPerfCostProbe {
                     System.out.printf("PROBE %s: %d VMs, %d series per call; client CPU %.1f ms/call, wall %.1f ms/call%n",
                             round == 0 ? "warm-up" : "measured", qs.size(), series, cpu / 1e6 / rounds, wall / 1e6 / rounds);
                 }
+                int batch = Integer.getInteger("probe.batch", 0);
+                if (batch > 0) {
+                    inFlight(client, qs, batch, Integer.getInteger("probe.inflight", 2), Integer.getInteger("probe.reads", 10));
+                }
             }
+        }
+    }
+
+    /**
+     * The read's shape: {@code qs} in calls of {@code batch}, one call at a time against {@code inFlight} at
+     * once, alternated round by round so that the load of whatever else runs on the machine falls on both.
+     */
+    static void inFlight(Vim25VSphereClient client, List<PerfQuery> qs, int batch, int inFlight, int rounds) throws Exception {
+        List<List<PerfQuery>> calls = new ArrayList<>();
+        for (int i = 0; i < qs.size(); i += batch) calls.add(qs.subList(i, Math.min(qs.size(), i + batch)));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(inFlight);
+        try {
+            double[] one = new double[rounds], many = new double[rounds];
+            for (int round = -1; round < rounds; round++) { // round -1: warm-up of both
+                for (int mode = 0; mode < 2; mode++) {
+                    long w0 = System.nanoTime();
+                    if (mode == 0) {
+                        for (List<PerfQuery> c : calls) client.queryPerf(c);
+                    } else {
+                        List<java.util.concurrent.Future<List<PerfSamples>>> f = new ArrayList<>();
+                        for (List<PerfQuery> c : calls) f.add(pool.submit(() -> client.queryPerf(c)));
+                        for (var x : f) x.get();
+                    }
+                    double s = (System.nanoTime() - w0) / 1e9;
+                    if (round >= 0) (mode == 0 ? one : many)[round] = s;
+                }
+                if (round >= 0) {
+                    System.out.printf(Locale.ROOT, "PROBE read %d: %d calls of %d; one at a time %.2f s, %d in flight %.2f s%n",
+                            round, calls.size(), batch, one[round], inFlight, many[round]);
+                }
+            }
+            Arrays.sort(one);
+            Arrays.sort(many);
+            System.out.printf(Locale.ROOT, "PROBE median of %d reads: one at a time %.2f s, %d in flight %.2f s%n",
+                    rounds, one[rounds / 2], inFlight, many[rounds / 2]);
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
