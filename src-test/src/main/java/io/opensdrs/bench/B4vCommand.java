@@ -59,6 +59,11 @@ public final class B4vCommand implements Callable<Integer> {
             description = "VMs or hosts per QueryPerf call (sdrs.stats.vcenter.batch-size; default: the server's, 250)")
     Integer batchSize;
 
+    @Option(names = "--parallel-calls", paramLabel = "N",
+            description = "QueryPerf calls of one read in flight at once (sdrs.stats.vcenter.parallel-calls; default: the"
+                    + " server's, 2)")
+    Integer parallelCalls;
+
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "seed of the published counter values (default ${DEFAULT-VALUE})")
     long seed;
 
@@ -94,6 +99,9 @@ public final class B4vCommand implements Callable<Integer> {
         if (batchSize != null && batchSize < 1) {
             throw new IllegalArgumentException("--batch-size must be ≥ 1, was " + batchSize);
         }
+        if (parallelCalls != null && (parallelCalls < 1 || parallelCalls > 16)) {
+            throw new IllegalArgumentException("--parallel-calls must be between 1 and 16, was " + parallelCalls);
+        }
         if (checkDisks < 0) {
             throw new IllegalArgumentException("--check-disks must be ≥ 0, was " + checkDisks);
         }
@@ -106,7 +114,7 @@ public final class B4vCommand implements Callable<Integer> {
         List<String> jvm = serverJvm == null ? VCenterStatisticsBenchmark.PRODUCTION_JVM
                 : List.of(serverJvm.strip().split("\\s+"));
         VCenterStatisticsBenchmark.Settings settings = new VCenterStatisticsBenchmark.Settings(root, dir, periods, every,
-                batchSize, seed, checkDisks, jvm);
+                batchSize, parallelCalls, seed, checkDisks, jvm);
         VCenterStatisticsBenchmark bench = new VCenterStatisticsBenchmark(settings, line -> {
             out.println(line);
             out.flush();
@@ -174,11 +182,12 @@ public final class B4vCommand implements Callable<Integer> {
                         + " with %d disks each), %d hosts; every VM running%n", s.scenario(), s.disks(), s.datastores(),
                 s.clusters(), s.vms(), s.scenarioVms(), s.generatedVms(), B4vWorld.GENERATED_DISKS_PER_VM, s.hosts());
         out.printf(Locale.ROOT, "server: sdrs-server.jar on embedded H2 (a temp data dir), JVM %s%s;"
-                        + " production settings except sdrs.stats.vcenter.poll-interval=%s; batch size %s; no other loop"
-                        + " slowed down%n", String.join(" ", s.serverJvm()),
+                        + " production settings except sdrs.stats.vcenter.poll-interval=%s; batch size %s; %s calls"
+                        + " in flight; no other loop slowed down%n", String.join(" ", s.serverJvm()),
                 s.serverJvm().equals(VCenterStatisticsBenchmark.PRODUCTION_JVM) ? " (the Docker image's)" : " (--server-jvm)",
                 s.period(),
-                s.batchSize() == null ? "250 (the server's default)" : s.batchSize() + " (--batch-size)");
+                s.batchSize() == null ? "250 (the server's default)" : s.batchSize() + " (--batch-size)",
+                s.parallelCalls() == null ? "2 (the server's default)" : s.parallelCalls() + " (--parallel-calls)");
         out.printf(Locale.ROOT, "setup: vcsim built the inventory in %.1f s; server healthy in %.1f s, its inventory sync held"
                         + " every disk %.1f s later; %d CPUs, load average %.2f at the start%n", s.vcsimSetupSeconds(),
                 s.serverStartSeconds(), s.inventorySeconds(), s.processors(), s.loadAtStart());
@@ -254,14 +263,15 @@ public final class B4vCommand implements Callable<Integer> {
             w.println("period,warm_up,sample_end,windows_expected,windows_stored,reads,publish_s,wait_s,publish_to_stored_s,"
                     + "server_read_s,read_start_to_seen_s,checked,checked_ok,cycle_s,server_cpu_s,server_cpu_pct,"
                     + "server_cpu_in_read_s,vcsim_cpu_s,vcsim_cpu_in_read_s,server_cpu_checks_s,load1,disks,vms,datastores,hosts,"
-                    + "batch_size,period_s,failure");
+                    + "batch_size,parallel_calls,period_s,failure");
             for (VCenterStatisticsBenchmark.Period p : r.periods()) {
-                w.printf(Locale.ROOT, "%d,%b,%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.2f,%d,%d,%d,%d,%d,%.3f,\"%s\"%n",
+                w.printf(Locale.ROOT, "%d,%b,%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.2f,%d,%d,%d,%d,%d,%d,%.3f,\"%s\"%n",
                         p.index(), p.warmUp(), p.sampleEnd(), p.windowsExpected(), p.windowsStored(), p.reads(),
                         p.publishSeconds(), p.waitSeconds(), p.publishToStored(), p.serverReadMillis() / 1000.0, p.readToSeen(),
                         p.checked(), p.checkedOk(), p.cycleSeconds(), p.serverCpuSeconds(), p.serverCpuPercent(),
                         p.serverCpuInRead(), p.vcsimCpuSeconds(), p.vcsimCpuInRead(), p.serverCpuChecks(), p.load1(), s.disks(), s.vms(), s.datastores(), s.hosts(),
-                        s.batchSize() == null ? 250 : s.batchSize(), s.period().toMillis() / 1000.0,
+                        s.batchSize() == null ? 250 : s.batchSize(),
+                        s.parallelCalls() == null ? 2 : s.parallelCalls(), s.period().toMillis() / 1000.0,
                         p.failure() == null ? "" : p.failure().replace("\"", "'"));
             }
         }

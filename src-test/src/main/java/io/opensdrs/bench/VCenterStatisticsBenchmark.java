@@ -63,7 +63,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
     private static final int[] IO_SIZES = {4096, 8192, 16384, 32768, 65536, 262144};
 
     /** What to run. */
-    public record Settings(Path repositoryRoot, Path workDir, int periods, Duration period, Integer batchSize, long seed,
+    public record Settings(Path repositoryRoot, Path workDir, int periods, Duration period, Integer batchSize, Integer parallelCalls, long seed,
                            int checkDisks, List<String> serverJvm) {
         public Settings {
             serverJvm = List.copyOf(serverJvm);
@@ -81,7 +81,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
 
     /** The world and the processes, as set up before the first period. */
     public record Setup(String scenario, int disks, int vms, int scenarioVms, int generatedVms, int datastores, int clusters,
-                        int hosts, Integer batchSize, Duration period, Duration lead, List<String> serverJvm,
+                        int hosts, Integer batchSize, Integer parallelCalls, Duration period, Duration lead, List<String> serverJvm,
                         double vcsimSetupSeconds, double serverStartSeconds, double inventorySeconds, int processors,
                         double loadAtStart) {
     }
@@ -202,7 +202,7 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
                 inventorySeconds));
 
         Setup setup = new Setup(world.name(), made.disks(), world.vms().size(), made.scenarioVms(), made.generatedVms(),
-                world.datastores().size(), world.datastoreClusters().size(), world.hosts().size(), settings.batchSize(),
+                world.datastores().size(), world.datastoreClusters().size(), world.hosts().size(), settings.batchSize(), settings.parallelCalls(),
                 settings.period(), settings.lead(), settings.serverJvm(), vcsimSetup, serverStart, inventorySeconds, Runtime.getRuntime().availableProcessors(), load0);
         List<Period> periods = measure(api, clusterId, new VcsimAdmin(vcsimUrl), disks, world);
         List<String> faults = new ArrayList<>();
@@ -308,6 +308,9 @@ public final class VCenterStatisticsBenchmark implements AutoCloseable {
                 "--sdrs.stats.vcenter.poll-interval=" + settings.period()));
         if (settings.batchSize() != null) {
             cmd.add("--sdrs.stats.vcenter.batch-size=" + settings.batchSize());
+        }
+        if (settings.parallelCalls() != null) {
+            cmd.add("--sdrs.stats.vcenter.parallel-calls=" + settings.parallelCalls());
         }
         progress.accept("starting the server (embedded H2 in " + serverData + ", JVM " + String.join(" ", settings.serverJvm())
                 + ") on http://127.0.0.1:" + http);

@@ -45,7 +45,7 @@ class BenchCommandsTest {
     @Test
     void b4vRefusesBadValuesNamingTheOption() {
         for (List<String> bad : List.of(List.of("--disks", "0"), List.of("--periods", "0"), List.of("--period", "500ms"),
-                List.of("--period", "soon"), List.of("--batch-size", "0"), List.of("--check-disks", "-1"))) {
+                List.of("--period", "soon"), List.of("--batch-size", "0"), List.of("--parallel-calls", "0"), List.of("--check-disks", "-1"))) {
             List<String> args = new java.util.ArrayList<>(List.of("bench", "b4v"));
             args.addAll(bad);
             SdrsRun r = SdrsRun.of(args.toArray(String[]::new));
