@@ -408,6 +408,10 @@ export interface StatisticsView {
   intervalSeconds: number;
   lastReadAt: string | null;
   lastReadMillis: number;
+  /** Running VMs the last read asked vCenter about. */
+  lastReadVms: number;
+  /** Disk windows the last read stored. */
+  lastReadWindows: number;
   newestSample: string | null;
   nextReadIn: string | null;
   lastFailure: string | null;

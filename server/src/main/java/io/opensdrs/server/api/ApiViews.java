@@ -104,8 +104,10 @@ public final class ApiViews {
      * How a cluster's IO statistics are read: from vCenter's realtime performance counters, the newest
      * sample read, the last read, and what went wrong reading them.
      */
+    /** lastReadVms: running VMs the last read asked vCenter about; lastReadWindows: disk windows it stored. */
     public record StatisticsView(String source, int intervalSeconds, String lastReadAt, long lastReadMillis,
-                                 String newestSample, String nextReadIn, String lastFailure, List<StatisticsFaultView> faults) {
+                                 int lastReadVms, int lastReadWindows, String newestSample, String nextReadIn,
+                                 String lastFailure, List<StatisticsFaultView> faults) {
     }
 
     public record StatisticsFaultView(String kind, String subject, String detail, String firstSeen, String lastSeen,
