@@ -170,15 +170,21 @@ public class VCenterStatistics {
     }
 
     private void readAndReschedule() {
+        long t0 = System.nanoTime();
         try {
             read();
         } catch (RuntimeException e) {
             log.warn("reading vCenter's performance counters failed: {}", e.toString());
             delay = config.getPollInterval();
         }
+        long wait = delay.toMillis();
+        if (delay.equals(config.getPollInterval())) {
+            // reads start every poll-interval, as vCenter's samples come, however long a read took
+            wait = Math.max(0, wait - (System.nanoTime() - t0) / 1_000_000);
+        }
         synchronized (this) {
             if (loop != null && !loop.isShutdown()) {
-                loop.schedule(this::readAndReschedule, delay.toMillis(), TimeUnit.MILLISECONDS);
+                loop.schedule(this::readAndReschedule, wait, TimeUnit.MILLISECONDS);
             }
         }
     }
