@@ -37,6 +37,17 @@ public interface DatastoreModel {
     Prediction predict(Workload workload);
 
     /**
+     * The workloads of one datastore aggregated as this model aggregates them, kept so that a
+     * balancer adds and removes them one at a time; the aggregation starts empty and names
+     * workloads by their index into {@code workloads}. By default every prediction aggregates
+     * all of them again ({@link #predict(List)}, O(n)); a model whose aggregation has a cheaper
+     * incremental form gives it.
+     */
+    default IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new Reaggregation(this, workloads);
+    }
+
+    /**
      * 1 − SSE/SST of this fitted model's latencies over the observations (0 when they do not
      * vary): the R² a {@link FitSummary} reports for models that are not a single regression.
      */

@@ -2,6 +2,7 @@ package io.opensdrs.model.basil;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.OioWeightedAggregation;
@@ -98,6 +99,12 @@ public final class BasilModel implements DatastoreModel {
             o += w.outstandingIos();
         }
         return Prediction.of(o, sum / k5, null);
+    }
+
+    /** Σ L_i and Σ O kept as running sums ({@link WorkloadMetricSum}), O(1) per workload moved. */
+    @Override
+    public IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new WorkloadMetricSum(this, workloads);
     }
 
     @Override

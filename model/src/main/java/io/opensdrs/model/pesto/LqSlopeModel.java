@@ -2,10 +2,12 @@ package io.opensdrs.model.pesto;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Interval;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.OioWeightedAggregation;
+import io.opensdrs.model.OioWeightedRunningSums;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.stats.LeastSquaresFit;
 import io.opensdrs.model.stats.LineFit;
@@ -198,6 +200,12 @@ public final class LqSlopeModel implements DatastoreModel {
     @Override
     public Workload aggregate(List<Workload> workloads) {
         return OioWeightedAggregation.aggregate(workloads);
+    }
+
+    /** The same aggregation as running sums, O(1) per workload moved. */
+    @Override
+    public IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new OioWeightedRunningSums(this, workloads);
     }
 
     @Override
