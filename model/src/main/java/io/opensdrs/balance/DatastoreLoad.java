@@ -65,14 +65,14 @@ public final class DatastoreLoad {
         // A fitted regression (Romano's P = O·M'_W·M_S) can extrapolate below zero for a mix
         // outside its calibration design. A negative latency is no latency at all, and flooring it
         // at zero would make that datastore a sink that a merit minimizer fills. Read the model as
-        // its LQ line instead (LinearizedLine, as the default-model rule does): positive, growing in O.
-        // The model is outside its validity there, so the line value is not certain: it keeps the
-        // regression's upper bound (found by B2: a read-heavy mix predicted below zero on N1 came
-        // back as an exact 0 ms, and the cost-benefit bounds let that datastore take a
+        // its LQ line instead (DatastoreModel.lqLine, as the default-model rule does): positive,
+        // growing in O. The model is outside its validity there, so the line value is not certain:
+        // it keeps the regression's upper bound (found by B2: a read-heavy mix predicted below zero
+        // on N1 came back as an exact 0 ms, and the cost-benefit bounds let that datastore take a
         // sequential-write log that measured 58 ms there).
         double q = outstandingIos() + outstandingOf(a) - outstandingOf(r)
                 + (extra == null ? 0 : extra.outstandingIos());
-        double line = Math.max(0, LinearizedLine.of(model).latencyMs(Math.max(0, q)));
+        double line = Math.max(0, model.lqLine().latencyMs(Math.max(0, q)));
         Interval raw = prediction.latencyInterval().orElse(null);
         Interval kept = raw == null ? null : new Interval(0, Math.max(raw.upper(), line), raw.confidence());
         return Prediction.of(Math.max(0, q), line, kept);

@@ -1,5 +1,8 @@
 package io.opensdrs.model;
 
+import io.opensdrs.model.pesto.LinearizedLine;
+import io.opensdrs.model.pesto.PestoQuantities;
+
 import java.util.List;
 
 /**
@@ -45,6 +48,16 @@ public interface DatastoreModel {
      */
     default IncrementalAggregation incrementalAggregation(Workload[] workloads) {
         return new Reaggregation(this, workloads);
+    }
+
+    /**
+     * This model read as a Pesto LQ line L = m·Q + C (Pesto Eq. 1) for 4 KiB random reads, so
+     * that Pesto's derived quantities (Eqs. 4, 9, 12, 13, the default-model slope §5.1.3) apply
+     * to it. By default the secant between OIO 2 and 32 ({@link LinearizedLine}); a model that
+     * is such a line gives its own.
+     */
+    default PestoQuantities lqLine() {
+        return LinearizedLine.secant(this);
     }
 
     /**

@@ -156,7 +156,7 @@ public final class LqSlopeModel implements DatastoreModel {
         Map<String, Double> parameters = new LinkedHashMap<>();
         parameters.put("m", line.slope());
         parameters.put("C", line.intercept());
-        parameters.put("peak_iops", quantities().peakIops());
+        parameters.put("peak_iops", lqLine().peakIops());
         parameters.put("run_r2", ordinary.rSquared());
         if (Double.isFinite(sizeScaleKb)) {
             parameters.put("size_scale_kb", sizeScaleKb);
@@ -188,7 +188,9 @@ public final class LqSlopeModel implements DatastoreModel {
         return factor(sizeScaleKb, ioSizeKb);
     }
 
-    public PestoQuantities quantities() {
+    /** The fitted line itself. */
+    @Override
+    public PestoQuantities lqLine() {
         requireFitted();
         return new PestoQuantities(line.slope(), line.intercept());
     }
