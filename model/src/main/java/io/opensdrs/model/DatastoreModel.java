@@ -4,11 +4,17 @@ import io.opensdrs.model.pesto.LinearizedLine;
 import io.opensdrs.model.pesto.PestoQuantities;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A datastore performance model (SPEC §3): fitted from observations of one datastore, it
  * predicts the latency the datastore gives a set of workloads placed on it and says how
  * those workloads combine. BASIL, Pesto, Romano and the queueing model all implement it.
+ * What a balancer needs of a model beyond its predictions (how a datastore's disks aggregate
+ * as they move, the model read as an LQ line, whether its fit spans write and sequential
+ * mixes, an additive workload metric) each model answers here, so that a balancer never asks
+ * which model it holds.
  *
  * <p>Instances are mutable: {@link #fit} replaces whatever an earlier fit learnt. They are
  * not thread-safe; make one per datastore.
@@ -58,6 +64,25 @@ public interface DatastoreModel {
      */
     default PestoQuantities lqLine() {
         return LinearizedLine.secant(this);
+    }
+
+    /**
+     * True when the fitted model's observations spanned read share and randomness, so that its
+     * predictions for write and sequential mixes come from measured terms (Romano's calibration,
+     * Romano Eqs. 12–13), not only from the injector's random reads. False by default: a model
+     * that does not check the spread of what it was fitted to does not claim it.
+     */
+    default boolean isCalibrated() {
+        return false;
+    }
+
+    /**
+     * The per-workload metric L_i whose sum over co-located workloads this fitted model's latency
+     * is proportional to (BASIL §4: Σ L_i / K5, L_i the numerator of BASIL Eq. 1); empty for a
+     * model without one, or not fitted.
+     */
+    default Optional<ToDoubleFunction<Workload>> workloadMetric() {
+        return Optional.empty();
     }
 
     /**

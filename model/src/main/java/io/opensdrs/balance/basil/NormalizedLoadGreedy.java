@@ -12,14 +12,13 @@ import io.opensdrs.balance.RuleChecker;
 import io.opensdrs.balance.WorkingPlacement;
 import io.opensdrs.balance.pesto.CostBenefit;
 import io.opensdrs.model.Workload;
-import io.opensdrs.model.basil.BasilModel;
-import io.opensdrs.model.basil.BasilWorkloadMetric;
 import io.opensdrs.model.basil.DevicePerformance;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -65,9 +64,11 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
     /** The workload metric L_i BASIL balances with, for this cluster. */
     public static ToDoubleFunction<Workload> workloadMetric(ClusterState state) {
         for (DatastoreState d : state.datastores()) {
-            if (d.fittedModel().isPresent() && d.model() instanceof BasilModel) {
-                BasilWorkloadMetric metric = ((BasilModel) d.model()).metric();
-                return metric::of;
+            if (d.fittedModel().isPresent()) {
+                Optional<ToDoubleFunction<Workload>> metric = d.model().workloadMetric();
+                if (metric.isPresent()) {
+                    return metric.get();
+                }
             }
         }
         return Workload::outstandingIos;

@@ -12,6 +12,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * BASIL (Gulati, Kumar, Ahmad): latency L = (K1+OIO)(K2+IOsize)(K3+read%/100)(K4+random%/100)/K5
@@ -75,6 +77,16 @@ public final class BasilModel implements DatastoreModel {
     public BasilWorkloadMetric metric() {
         requireFitted();
         return metric;
+    }
+
+    /** L_i of BASIL Eq. 1 with this fit's K1..K4, once fitted. */
+    @Override
+    public Optional<ToDoubleFunction<Workload>> workloadMetric() {
+        if (metric == null) {
+            return Optional.empty();
+        }
+        BasilWorkloadMetric fitted = metric;
+        return Optional.of(fitted::of);
     }
 
     public double k5() {

@@ -136,6 +136,7 @@ public final class RomanoModel implements DatastoreModel {
      * {@link #CALIBRATION_SPREAD} of each range), not only the injector's random reads: only then
      * are the model's R and X terms measured rather than absent.
      */
+    @Override
     public boolean isCalibrated() {
         return fit != null && calibrated;
     }

@@ -79,6 +79,18 @@ class BasilModelTest {
         assertThat(before.predict(new int[0], new int[] {0}, disks[0]).latencyMs()).isCloseTo(extra, within(1e-9 * extra));
     }
 
+    /** What a balancer balances with BASIL: the fitted L_i, which no other model offers. */
+    @Test
+    void theFittedModelOffersItsWorkloadMetric() {
+        BasilModel model = new BasilModel();
+        assertThat(model.workloadMetric()).isEmpty();
+        model.fit(grid(new Random(1), 0));
+        Workload w = new Workload(4, 8, 1, 0.5);
+        assertThat(model.workloadMetric()).isPresent();
+        assertThat(model.workloadMetric().get().applyAsDouble(w)).isCloseTo(TRUE_METRIC.of(w), within(1e-9 * TRUE_METRIC.of(w)));
+        assertThat(io.opensdrs.model.pesto.LqSlopeModel.of(0.5, 3).workloadMetric()).isEmpty();
+    }
+
     @Test
     void colocatedWorkloadsAddTheirMetricsAndDevicePerformanceIsInverseSlope() {
         BasilModel model = new BasilModel();
