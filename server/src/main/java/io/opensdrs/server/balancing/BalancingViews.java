@@ -120,4 +120,21 @@ public final class BalancingViews {
                                double qAlpha, long disksThatFit, long byLatency, long byThroughput, long bySpace, double lAlpha,
                                double alpha, double latencyMs) {
     }
+
+    /**
+     * Pesto §5.5 capacity planning of a whole cluster for {@code count} workloads alike: {@code fits} of them fit
+     * (the sum over the datastores), with the latency threshold, α and disk size each was planned with.
+     */
+    public record CapacityPlanView(String clusterId, double latencyThresholdMs, double alpha, double sizeGbEach, int count, long fits,
+                                   boolean allFit, List<DatastoreCapacityView> datastores) {
+    }
+
+    /**
+     * One datastore's share of a capacity plan: Q_max (Pesto Eq. 12), Q_α (Eq. 13), its current outstanding IOs, how many
+     * more workloads each limit allows ({@code bySpace} null when the workloads take no space) and the least of them,
+     * {@code fits} (0 for a datastore that takes no disks, such as one in maintenance mode).
+     */
+    public record DatastoreCapacityView(String datastoreId, String datastore, String model, double currentOutstandingIos, double qMax,
+                                        double qAlpha, long byLatency, long byThroughput, Long bySpace, long fits) {
+    }
 }
