@@ -4,6 +4,8 @@ import io.opensdrs.balance.DatastoreForecast;
 import io.opensdrs.balance.Estimate;
 import io.opensdrs.balance.Fault;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import java.util.List;
 
 /** Response shapes of the balancing endpoints (and the explanation stored with each recommendation). */
@@ -12,7 +14,8 @@ public final class BalancingViews {
     private BalancingViews() {
     }
 
-    /** An engine fault: what could not be done, to what, and why (SPEC §4). */
+    /** An engine fault: what could not be done, to what, and why (SPEC §4). Named apart from the API's stored fault. */
+    @Schema(name = "EngineFaultView")
     public record FaultView(String vmId, String diskId, String datastoreId, String reasonCode, String message) {
         static FaultView of(Fault f) {
             return new FaultView(f.vmId(), f.diskId(), f.datastoreId(), f.reason() == null ? null : f.reason().wireName(), f.message());
