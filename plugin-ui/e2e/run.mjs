@@ -178,6 +178,28 @@ try {
     await check(`axe ${name}`, () => axe(name));
   }
 
+  // ------------------------------------------------------------ capacity planner: the server's answer
+  await check('planner shows the capacity plan the server computes (POST /clusters/{id}/capacity-plan)', async () => {
+    await visit(`#/planner?cluster=${q(cluster.id)}`, 'page-planner');
+    const stated = { oio: '3', size: '16', read: '60', random: '90', count: '7', disk: '5' };
+    for (const [id, v] of Object.entries(stated)) await page.fill(`#plan-${id}`, v);
+    await page.click('[data-testid="plan-compute"]');
+    const plan = await api(`/api/v1/clusters/${q(cluster.id)}/capacity-plan`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workload: { oio: 3, ioSizeKB: 16, readPct: 60, randomPct: 90 }, count: 7, sizeGB: 5 }),
+    });
+    await page.waitForSelector(`[data-testid="plan-summary"][data-fits="${plan.fits}"]`, { timeout: 10000 });
+    const summary = (await page.locator('[data-testid="plan-summary"]').innerText()).replace(/,/g, '');
+    assert(summary.includes(`${plan.fits} of 7 workloads fit`), `summary "${summary}" for the server's ${plan.fits} of 7`);
+    assert(plan.datastores.length === datastores.length, `${plan.datastores.length} datastores planned for ${datastores.length}`);
+    for (const d of plan.datastores) {
+      const shown = (await page.locator(`[data-testid="plan-fits-${d.datastoreId}"]`).innerText()).replace(/,/g, '');
+      assert(shown === String(d.fits), `${d.datastore}: page shows ${shown}, the server ${d.fits}`);
+    }
+    await shot('planner-server-plan-light');
+    return `${plan.fits} of 7 fit (server); per datastore ${plan.datastores.map((d) => `${d.datastore} ${d.fits}`).join(', ')}`;
+  });
+
   // ------------------------------------------------------------ modals (standalone: in-page)
   for (const [name, hash, opener, testId] of [
     ['run-now', `#/overview?cluster=${q(cluster.id)}`, 'run-now', 'modal-run-now'],

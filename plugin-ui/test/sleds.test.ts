@@ -11,15 +11,16 @@ const BULK = { id: 'bulk', deliveryBoundMs: 1000, demandBoundIops: 100, demandBo
 
 function stream(vmId: string, vmName: string, diskKey: number, classId: string, ds: [string, string], limit: number | null,
   windowSeconds = 1): SledsStreamView {
+  // an unthrottled stream's limits are null on the wire; the generated types do not say so (README)
   return { host: 'esx1', vmId, vmName, diskKey, datastoreId: ds[0], datastoreName: ds[1], classId, windowSeconds, iops: 500, bytesPerSecond: 4096000,
-    latencyMs: 5, iopsLimit: limit, bytesPerSecondLimit: limit == null ? null : limit * 8192 };
+    latencyMs: 5, iopsLimit: limit, bytesPerSecondLimit: limit == null ? null : limit * 8192 } as unknown as SledsStreamView;
 }
 
 const STREAMS = [stream('vm-31', 'web', 2000, 'bulk', ['datastore-11', 'ds-a'], 400), stream('vm-32', 'db', 2000, 'gold', ['datastore-1', 'ds-one'], null, 20)];
 
 describe('SLEDS settings edits', () => {
   it('a VM put in a class keeps its automation; taken out of every class with default automation, its entry goes', () => {
-    const list = [{ vmId: 'vm-1', behavior: 'manual', serviceClass: null }, { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }];
+    const list = [{ vmId: 'vm-1', behavior: 'manual', serviceClass: undefined }, { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }];
     expect(withVmServiceClass(list, 'vm-1', 'bulk')).toEqual([list[1], { vmId: 'vm-1', behavior: 'manual', serviceClass: 'bulk' }]);
     expect(withVmServiceClass(list, 'vm-2', null)).toEqual([list[0]]);
     expect(withVmServiceClass(list, 'vm-3', 'gold')).toEqual([...list, { vmId: 'vm-3', behavior: 'default', serviceClass: 'gold' }]);
@@ -35,7 +36,7 @@ describe('SLEDS settings edits', () => {
     const s = { serviceClasses: [GOLD, BULK], vmOverrides: [{ vmId: 'vm-1', behavior: 'manual', serviceClass: 'gold' },
       { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }, { vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }] } as SettingsView;
     expect(withoutServiceClass(s, 'gold')).toEqual({ serviceClasses: [BULK],
-      vmOverrides: [{ vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }, { vmId: 'vm-1', behavior: 'manual', serviceClass: null }] });
+      vmOverrides: [{ vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }, { vmId: 'vm-1', behavior: 'manual', serviceClass: undefined }] });
   });
 
   it('the class form names the field that is wrong', () => {
