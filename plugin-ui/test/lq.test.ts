@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops } from '../src/lq';
-import type { FitPoint } from '../src/api';
 
 describe('Pesto L-Q relations', () => {
   const l = { m: 0.5, c: 4 };
@@ -36,8 +35,7 @@ describe('Pesto L-Q relations', () => {
 
 describe('L-Q plot series', () => {
   it('aligns measured points on a grid with the line, IOPS and the peak', () => {
-    // a point without IOPS has null on the wire; the generated types do not say so (README)
-    const pts = [2, 8, 32].map((q) => ({ outstandingIos: q, ioSizeKb: 4, readShare: 1, randomness: 1, latencyMs: 0.5 * q + 4, iops: q === 8 ? 900 : null })) as unknown as FitPoint[];
+    const pts = [2, 8, 32].map((q) => ({ outstandingIos: q, ioSizeKb: 4, readShare: 1, randomness: 1, latencyMs: 0.5 * q + 4, iops: q === 8 ? 900 : null }));
     const s = lqSeries(pts, { m: 0.5, c: 4 }, 10);
     expect(s.x[0]).toBe(0);
     expect(Math.max(...s.x)).toBe(40);

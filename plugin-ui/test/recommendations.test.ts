@@ -11,7 +11,7 @@ const pending: RecommendationView = {
 };
 
 function detail(state: string): RecommendationDetail {
-  // nulls as the server writes them; the generated types do not say so (README)
+  // the server writes these strings as null; the generated types do not say so (README)
   return { id: 7, clusterId: 'group-p1', reasonCode: 'balanceDatastoreIOLoad', state, cancelRequested: false, faultType: null,
     faultMessage: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: null, actions: [] } as unknown as RecommendationDetail;
 }

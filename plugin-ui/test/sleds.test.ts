@@ -11,9 +11,8 @@ const BULK = { id: 'bulk', deliveryBoundMs: 1000, demandBoundIops: 100, demandBo
 
 function stream(vmId: string, vmName: string, diskKey: number, classId: string, ds: [string, string], limit: number | null,
   windowSeconds = 1): SledsStreamView {
-  // an unthrottled stream's limits are null on the wire; the generated types do not say so (README)
   return { host: 'esx1', vmId, vmName, diskKey, datastoreId: ds[0], datastoreName: ds[1], classId, windowSeconds, iops: 500, bytesPerSecond: 4096000,
-    latencyMs: 5, iopsLimit: limit, bytesPerSecondLimit: limit == null ? null : limit * 8192 } as unknown as SledsStreamView;
+    latencyMs: 5, iopsLimit: limit, bytesPerSecondLimit: limit == null ? null : limit * 8192 };
 }
 
 const STREAMS = [stream('vm-31', 'web', 2000, 'bulk', ['datastore-11', 'ds-a'], 400), stream('vm-32', 'db', 2000, 'gold', ['datastore-1', 'ds-one'], null, 20)];
