@@ -192,12 +192,19 @@ try {
     const summary = (await page.locator('[data-testid="plan-summary"]').innerText()).replace(/,/g, '');
     assert(summary.includes(`${plan.fits} of 7 workloads fit`), `summary "${summary}" for the server's ${plan.fits} of 7`);
     assert(plan.datastores.length === datastores.length, `${plan.datastores.length} datastores planned for ${datastores.length}`);
+    // some figure of the server's depends on the stated workload and is not 0, so matching it means something
+    assert(plan.datastores.some((d) => d.byLatency > 0 || d.bySpace > 0), `the server's plan is all zeros: ${JSON.stringify(plan)}`);
+    const num = (n, digits) => (Math.abs(n) >= 1000 ? Math.round(n).toLocaleString('en-US') : String(Number(n.toFixed(digits))));
     for (const d of plan.datastores) {
-      const shown = (await page.locator(`[data-testid="plan-fits-${d.datastoreId}"]`).innerText()).replace(/,/g, '');
-      assert(shown === String(d.fits), `${d.datastore}: page shows ${shown}, the server ${d.fits}`);
+      const row = page.locator('[data-testid="plan-table"] tbody tr', { has: page.locator(`[data-testid="plan-fits-${d.datastoreId}"]`) });
+      const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+      const expected = [d.datastore, cells[1], num(d.qMax, 1), num(d.qAlpha, 1), num(d.currentOutstandingIos, 1), num(d.byLatency, 0),
+        num(d.byThroughput, 0), d.bySpace == null ? 'no limit' : num(d.bySpace, 0), num(d.fits, 0)];
+      assert(JSON.stringify(cells) === JSON.stringify(expected), `${d.datastore}: page shows ${JSON.stringify(cells)}, the server ${JSON.stringify(expected)}`);
     }
     await shot('planner-server-plan-light');
-    return `${plan.fits} of 7 fit (server); per datastore ${plan.datastores.map((d) => `${d.datastore} ${d.fits}`).join(', ')}`;
+    return `${plan.fits} of 7 fit; per datastore (Q_max, by latency, by space, fits) as the server answered: `
+      + plan.datastores.map((d) => `${d.datastore} ${num(d.qMax, 1)}, ${d.byLatency}, ${d.bySpace}, ${d.fits}`).join('; ');
   });
 
   // ------------------------------------------------------------ modals (standalone: in-page)
