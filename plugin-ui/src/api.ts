@@ -327,6 +327,7 @@ export class ApiClient {
    */
   capabilities(): Promise<Capabilities> {
     if (!this.capabilitiesPromise) {
+      // the document is not among its own paths: untyped, but sent as every call is (auth, XHR header)
       this.capabilitiesPromise = this.http.GET('/v3/api-docs' as never)
         .then(({ data, response }) => {
           if (response.status === 401) throw new UnauthorizedError('/v3/api-docs');
