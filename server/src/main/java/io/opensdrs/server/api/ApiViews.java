@@ -116,4 +116,8 @@ public final class ApiViews {
 
     public record SnapshotView(String metric, long windowSeconds, double p50, double p70, double p90, long samples, String takenAt) {
     }
+
+    /** The model kind the cluster is configured with, the kind in use, and each kind's held-out mean absolute error in ms. */
+    public record ModelSelectionView(String configured, String selected, Map<String, Double> heldOutMeanAbsErrorMs) {
+    }
 }
