@@ -8,8 +8,8 @@ import io.opensdrs.model.Workload;
 
 /**
  * The workloads on one datastore and what its model predicts for them, kept incrementally so
- * that a balancing run evaluates a candidate move without re-aggregating every disk (B3:
- * 9,000 disks × 64 datastores). The model aggregates them its own way
+ * that a balancing run evaluates a candidate move without re-aggregating every disk, which a
+ * cluster of thousands of disks could not afford per candidate. The model aggregates them its own way
  * ({@link DatastoreModel#incrementalAggregation}); this class adds the version callers cache
  * by and reads a prediction below zero on the model's LQ line.
  * Not thread-safe; one per datastore per run.
@@ -67,9 +67,8 @@ public final class DatastoreLoad {
         // at zero would make that datastore a sink that a merit minimizer fills. Read the model as
         // its LQ line instead (DatastoreModel.lqLine, as the default-model rule does): positive,
         // growing in O. The model is outside its validity there, so the line value is not certain:
-        // it keeps the regression's upper bound (found by B2: a read-heavy mix predicted below zero
-        // on N1 came back as an exact 0 ms, and the cost-benefit bounds let that datastore take a
-        // sequential-write log that measured 58 ms there).
+        // it keeps the regression's upper bound, so that the cost-benefit's bounds never read an
+        // exact 0 ms there and send a heavy workload onto a datastore the model cannot judge.
         double q = outstandingIos() + outstandingOf(a) - outstandingOf(r)
                 + (extra == null ? 0 : extra.outstandingIos());
         double line = Math.max(0, model.lqLine().latencyMs(Math.max(0, q)));

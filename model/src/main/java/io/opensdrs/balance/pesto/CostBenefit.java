@@ -17,9 +17,7 @@ import io.opensdrs.model.Workload;
  * writes at the destination) add, paid for the copy's duration: disk size over the lower of
  * the copy's IOPS at source and destination. Pesto reads those as the peak IOPS (≈ 1/m, Eq. 4)
  * minus the IOPS in use; on a saturated datastore that is nothing, and the datastore that most
- * needs relief could never pay for a move (B2's pesto-like-10050: a 7.2k spindle at 399 ms kept
- * all its disks, each copy estimated at 11–76 h; by Little's law 1.9–13.5 h, and in the testbed
- * the plan's copies, 100 GB of them off that spindle, finished in 4.6 h). A
+ * needs relief could never pay for a move: its copies would be estimated to take days. A
  * storage vMotion is a closed loop of Q_mig IOs that competes with the VMs' IOs rather than
  * waiting for spare capacity, so by Little's law it gets Q_mig / L IOPS, L the model's latency
  * with the copy's IOs added — the same prediction whose rise ΔL the cost already charges.
@@ -130,7 +128,7 @@ public final class CostBenefit {
      * the destination's latency more than it lowers the source's (1 µs tolerance) — the disks
      * already there would lose more than the source's remaining disks gain. Eq. 11 counts the
      * moved disk's own gain, so it pays for a move that speeds up that one disk and slows down
-     * the datastores' mean (in B2, 4 of 67 Pesto-like worlds got worse that way). An empty
+     * the datastores' mean. An empty
      * destination has no disks to lose: there Eq. 11 alone decides, so a datastore just added
      * still receives load.
      *
@@ -140,10 +138,7 @@ public final class CostBenefit {
      * matters because a datastore's latency is its IOs' latency: moving a busy 64 KiB
      * sequential reader off a datastore leaves a write log whose few slow IOs are then all of
      * its IOs, which the LQ line, blind to IO pattern, calls an improvement; and a fast disk
-     * arriving lowers a datastore's IO-weighted mean without making any IO there faster. With
-     * the mix view, B2's Pesto-like worlds made worse by pesto went 3.0 → 1.5 % (seed 1), 7.2 →
-     * 5.9 % (seed 2), its Romano-like ones 26.7 → 21.3 and 31.1 → 25.7 %; romano's Romano-like
-     * ones 2.7 → 0 and 1.3 → 1.3 %, its Pesto-like ones 0 → 0 and 1.4 → 0 %. Each side is
+     * arriving lowers a datastore's IO-weighted mean without making any IO there faster. Each side is
      * judged by what is known of it: by its mix where its disks' IO was observed, else (or on a
      * datastore this run has already moved disks onto) by its model's change; a source left
      * without IO counts at its model's latency for what remains.

@@ -136,11 +136,9 @@ public final class LatencyEqualization implements BalancingStrategy {
      * slower than the source with it, so the pair's worst latency rises and the disk itself runs
      * slower. Equalization moves load toward the lower latency; Eq. 11 can still pay for such a
      * move because it weighs each latency by outstanding IOs, so many IOs on the source gaining
-     * a little outweigh the moved disk losing much. An empty destination is not exempt: in B2's
-     * pesto-io setup (Pesto Table 2's "IO-balanced" start) the initial placement leaves the
-     * slowest devices empty, and pesto moved an 8-OIO disk off a datastore at 106.7 ms onto one
-     * predicted at 336.9 ms with it (pesto-io-10032; 27 of the 29 worlds it made worse, seed 1).
-     * Both sides are the models' means, so that the comparison is of like with like.
+     * a little outweigh the moved disk losing much. An empty destination is not exempt: an
+     * "IO-balanced" start (Pesto Table 2) can leave the slowest devices empty, and a heavy disk
+     * moved onto one of them runs slower than where it was. Both sides are the models' means, so that the comparison is of like with like.
      */
     static boolean overshoots(CostBenefit.Result r) {
         return r.destination().latencyAfterMs().value() >= r.source().latencyBeforeMs().value();

@@ -22,10 +22,9 @@ import java.util.Locale;
  * step; a move that does not pay ({@link CostBenefit} on bounds), that is predicted to slow
  * the destination's disks more than it speeds up the source's ({@link CostBenefit#raisesPairLatency}:
  * the merit, a soft maximum, rewards lowering the worst datastore even where the pair's mean
- * rises; in B2 two of 75 Romano-like worlds got worse that way), or that lowers the merit only
- * at the point predictions and not with its two datastores at their intervals' upper ends
- * (B2: 7 of 75 IO-balanced Pesto-like worlds worse → 2, each such move a hot datastore's
- * latency down by under 1 ms and a quiet one's up by 6–10 ms) is dropped with a note saying why.
+ * rises), or that lowers the merit only at the point predictions and not with its two
+ * datastores at their intervals' upper ends (such a move typically buys a hot datastore well
+ * under a millisecond and costs a quiet one several) is dropped with a note saying why.
  */
 public final class GreedyMoveOrder {
 

@@ -21,7 +21,7 @@ import java.util.Locale;
  * (the Romano model's 95 % prediction intervals make it conservative).
  *
  * <p>Iterations: the paper needed fewer than 200 for 8–14 workloads; here 200 + 2 per unit,
- * at most 10,000, so a 9,000-disk cluster anneals within the B3 budget.
+ * at most 10,000, so that the run's time stays bounded on clusters of thousands of disks.
  */
 public final class MeritAnnealing implements BalancingStrategy {
 

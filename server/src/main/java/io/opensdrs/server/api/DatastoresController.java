@@ -119,7 +119,7 @@ public class DatastoresController {
     }
 
     private void requireKnown(String name) {
-        // live statistics first: the percentile query must not touch the database under ingest load (B4)
+        // live statistics first: the percentile query must not touch the database under ingest load
         if (!percentiles.hasDatastore(name) && !queries.knownDatastore(name)) {
             throw new NotFoundException("no datastore " + name);
         }

@@ -9,8 +9,9 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * QueryPerf's answers in the csv format read straight from the stream: one {@code returnval}
  * ({@code PerfEntityMetricCSV}: {@code entity}, {@code sampleInfoCSV}, a {@code value} per series with
- * its {@code id} (counterId, instance) and comma-separated values). A period's answers for 9,000 disks
- * are some 130,000 series; JAXB's per-element work was most of the server's CPU in reading them (B4v).
+ * its {@code id} (counterId, instance) and comma-separated values). A period's answers for thousands
+ * of disks are a hundred thousand series or more, and JAXB's per-element work on them would be most
+ * of the server's CPU.
  * Any other {@code xsi:type} (the normal format) is left to JAXB, as before.
  */
 final class PerfAnswerReader {

@@ -142,7 +142,7 @@ final class VimSoapTransport {
     /**
      * Posts the envelope and reads the answer as it arrives (StAX): each {@code returnval} is unmarshalled
      * straight from the stream. A DOM of the whole answer first, then JAXB over the DOM, cost twice the
-     * parse: QueryPerf's answers for 250 VMs are megabytes, read every 20 s (B4v).
+     * parse, and QueryPerf's answers are megabytes, read every 20 s.
      */
     private <T> List<T> post(String method, byte[] body, ReturnvalReader<T> reader) throws VimFaultException {
         try {
