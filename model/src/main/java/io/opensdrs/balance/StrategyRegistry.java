@@ -1,6 +1,9 @@
 package io.opensdrs.balance;
 
+import io.opensdrs.balance.baseline.LatencyGreedy;
+import io.opensdrs.balance.baseline.SpaceOnly;
 import io.opensdrs.balance.basil.NormalizedLoadGreedy;
+import io.opensdrs.balance.perio.PerIoLatencyGreedy;
 import io.opensdrs.balance.pesto.LatencyEqualization;
 import io.opensdrs.balance.romano.MeritAnnealing;
 
@@ -12,12 +15,11 @@ import java.util.function.LongFunction;
 
 /**
  * Strategy name → factory (the factory takes the seed randomized strategies need), and the
- * default rule: {@code romano} where the cluster's models are calibrated over R and X (every
- * fitted model says {@link io.opensdrs.model.DatastoreModel#isCalibrated}, and at least one is
- * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}. A
- * Romano model fitted to the injector's random reads alone has no measured R or X term, and
- * Romano's strategy trusts its predictions for write and sequential mixes too far: in the loop
- * it recommended 0 or 1 moves from run to run.
+ * default rule: {@code per-io} ({@link PerIoLatencyGreedy}), whatever model each datastore has —
+ * it judges moves by the latency the VMs' IOs see, which Pesto's equalization and Romano's merit
+ * do not (B2 in the src-test README: both raised per-IO latency on the Pesto-like worlds). The
+ * baselines {@code space-only} and {@code latency-greedy} are what users run instead; they are
+ * never a default.
  */
 public final class StrategyRegistry {
 
@@ -28,6 +30,10 @@ public final class StrategyRegistry {
         r.register(NormalizedLoadGreedy.NAME, seed -> new NormalizedLoadGreedy());
         r.register(LatencyEqualization.NAME, seed -> new LatencyEqualization());
         r.register(MeritAnnealing.NAME, MeritAnnealing::new);
+        r.register(PerIoLatencyGreedy.NAME, seed -> new PerIoLatencyGreedy());
+        // baselines of what users run instead, never chosen by default
+        r.register(SpaceOnly.NAME, seed -> new SpaceOnly());
+        r.register(LatencyGreedy.NAME, seed -> new LatencyGreedy());
         return r;
     }
 
@@ -53,18 +59,9 @@ public final class StrategyRegistry {
         return f.apply(seed);
     }
 
-    /** The default strategy name for a cluster. */
+    /** The default strategy name for a cluster: {@link PerIoLatencyGreedy}, on whatever model each datastore has. */
     public static String defaultName(ClusterState state) {
-        boolean anyCalibrated = false;
-        for (DatastoreState d : state.datastores()) {
-            if (d.fittedModel().isPresent()) {
-                if (!d.model().isCalibrated()) {
-                    return LatencyEqualization.NAME;
-                }
-                anyCalibrated = true;
-            }
-        }
-        return anyCalibrated ? MeritAnnealing.NAME : LatencyEqualization.NAME;
+        return PerIoLatencyGreedy.NAME;
     }
 
     public BalancingStrategy defaultFor(ClusterState state, long seed) {
