@@ -8,6 +8,8 @@ import io.opensdrs.server.balancing.CapacityAdvisor;
 import io.opensdrs.server.balancing.MaintenanceMode;
 import io.opensdrs.server.balancing.PlacementAdvisor;
 import io.opensdrs.server.balancing.PlanRecorder;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.NotFoundException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;

@@ -2,6 +2,8 @@ package io.opensdrs.server.api;
 
 import io.opensdrs.server.capture.CaptureViews;
 import io.opensdrs.server.capture.ClusterCapture;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.InvalidFieldException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Pattern;

@@ -1,5 +1,7 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.stats.RawSampleStore;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;

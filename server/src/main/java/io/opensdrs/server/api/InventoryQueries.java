@@ -1,6 +1,7 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
 import io.opensdrs.server.stats.WorkloadPercentiles;

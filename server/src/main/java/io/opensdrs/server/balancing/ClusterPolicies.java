@@ -5,7 +5,7 @@ import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.SpaceThresholdMode;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.sleds.ServiceClass;
-import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.api.SettingsRequest;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;

@@ -18,7 +18,7 @@ import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.ModelRegistry;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Workload;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.FitPoint;
 import io.opensdrs.server.models.ModelRecord;
