@@ -1,6 +1,6 @@
 package io.opensdrs.server.api;
 
-import io.opensdrs.server.balancing.ClusterPolicies;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.balancing.BalancingViews;
 import io.opensdrs.server.balancing.SledsControlLoop;
@@ -12,6 +12,7 @@ import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.rules.PodRules;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.opensdrs.server.settings.SettingsRequest;
 import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.StorageDrsRules.PodSettings;

@@ -22,6 +22,7 @@ import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.FitPoint;
 import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.stats.WindowPercentiles;
 import io.opensdrs.server.stats.WorkloadMetric;
 import io.opensdrs.server.stats.WorkloadPercentiles;

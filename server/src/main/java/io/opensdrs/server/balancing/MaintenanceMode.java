@@ -6,6 +6,7 @@ import io.opensdrs.balance.MaintenanceState;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.problems.NotFoundException;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import io.opensdrs.server.vsphere.VSphereClient;

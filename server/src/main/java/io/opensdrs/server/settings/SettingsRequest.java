@@ -1,4 +1,4 @@
-package io.opensdrs.server.api;
+package io.opensdrs.server.settings;
 
 import io.opensdrs.balance.sleds.ServiceClass;
 import io.opensdrs.server.problems.ApiIds;
