@@ -1,6 +1,5 @@
 package io.opensdrs.server.ingest;
 
-import io.opensdrs.server.metrics.IngestMetrics;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.stats.DiskWindowIngestion;
 import io.opensdrs.shared.agent.v1.Ack;
