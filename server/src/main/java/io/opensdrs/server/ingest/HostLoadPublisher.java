@@ -1,6 +1,6 @@
-package io.opensdrs.server.stats.vcenter;
+package io.opensdrs.server.ingest;
 
-import io.opensdrs.server.ingest.AgentSessions;
+import io.opensdrs.server.stats.vcenter.HostLoadListener;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoad;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoads;
 import io.opensdrs.shared.agent.v1.ServerMessage;
@@ -18,12 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * then read what vCenter measured.
  */
 @Component
-public class HostLoadPublisher {
-
-    /** One host's load on one datastore, and the load of hosts without an agent there. */
-    public record Load(String datastoreName, double iops, double outstandingIos, double meanLatencyMs,
-                       double unrepresentedIops, double unrepresentedOutstandingIos) {
-    }
+public class HostLoadPublisher implements HostLoadListener {
 
     private final AgentSessions sessions;
     private final JdbcTemplate jdbc;
@@ -34,10 +29,8 @@ public class HostLoadPublisher {
         this.jdbc = jdbc;
     }
 
-    /**
-     * Sends every host's loads to the agents registered for it (by host name); answers how many
-     * agents took them.
-     */
+    /** Sends every host's loads to the agents registered for it (by host name). */
+    @Override
     public int publish(Map<String, List<Load>> loadsByHostName, long sampleEndMs, int sampleSeconds) {
         int reached = 0;
         for (Map.Entry<String, List<Load>> e : loadsByHostName.entrySet()) {
