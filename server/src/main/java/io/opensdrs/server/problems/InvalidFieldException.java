@@ -2,7 +2,7 @@ package io.opensdrs.server.problems;
 
 /**
  * A request parameter failed a check that annotations cannot express. Thrown by any feature; the REST API
- * answers it as a 400 problem detail naming the field ({@code io.opensdrs.server.api.ApiErrors}).
+ * answers it as a 400 problem detail naming the field (the REST layer's {@code ApiErrors}).
  */
 public class InvalidFieldException extends RuntimeException {
 

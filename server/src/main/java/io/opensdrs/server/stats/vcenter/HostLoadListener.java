@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Told each host's IO on the datastores it mounts after every read of vCenter's counters. The
- * agents' side implements it ({@code io.opensdrs.server.ingest.HostLoadPublisher} sends the loads to
+ * agents' side implements it (ingest's {@code HostLoadPublisher} sends the loads to
  * each host's agents), so that statistics need not know how agents are reached.
  */
 public interface HostLoadListener {
