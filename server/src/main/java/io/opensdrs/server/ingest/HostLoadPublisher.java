@@ -4,7 +4,6 @@ import io.opensdrs.server.stats.vcenter.HostLoadListener;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoad;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoads;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -21,12 +20,12 @@ import java.util.concurrent.atomic.AtomicLong;
 public class HostLoadPublisher implements HostLoadListener {
 
     private final AgentSessions sessions;
-    private final JdbcTemplate jdbc;
+    private final AgentStore agents;
     private final AtomicLong generation = new AtomicLong(System.currentTimeMillis());
 
-    public HostLoadPublisher(AgentSessions sessions, JdbcTemplate jdbc) {
+    public HostLoadPublisher(AgentSessions sessions, AgentStore agents) {
         this.sessions = sessions;
-        this.jdbc = jdbc;
+        this.agents = agents;
     }
 
     /** Sends every host's loads to the agents registered for it (by host name). */
@@ -43,8 +42,7 @@ public class HostLoadPublisher implements HostLoadListener {
                         .setUnrepresentedOutstandingIos(l.unrepresentedOutstandingIos()));
             }
             ServerMessage m = ServerMessage.newBuilder().setHostDatastoreLoads(b).build();
-            for (String agent : jdbc.queryForList("SELECT agent_id FROM agent WHERE host = ? AND revoked = FALSE",
-                    String.class, e.getKey())) {
+            for (String agent : agents.agentsOn(e.getKey())) {
                 if (sessions.send(agent, m) > 0) {
                     reached++;
                 }
