@@ -1,7 +1,7 @@
 package io.opensdrs.server.migration;
 
-import io.opensdrs.server.api.InvalidFieldException;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;

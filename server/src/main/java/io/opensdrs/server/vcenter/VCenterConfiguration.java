@@ -29,10 +29,4 @@ public class VCenterConfiguration {
         log.info("vCenter: logged in to {} ({} {})", connection, client.about().fullName(), client.about().apiVersion());
         return client;
     }
-
-    @Bean
-    @ConditionalOnProperty(prefix = "sdrs.vcenter", name = "url")
-    Vim25InventorySource vim25InventorySource(VSphereClient client) {
-        return new Vim25InventorySource(client);
-    }
 }

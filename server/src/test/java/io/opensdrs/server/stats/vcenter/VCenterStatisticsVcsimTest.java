@@ -6,6 +6,7 @@ import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.SdrsProperties;
 import io.opensdrs.server.bench.SimulatedAgent;
 import io.opensdrs.server.ingest.AgentGrpcServer;
+import io.opensdrs.server.ingest.HostLoadPublisher;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.migration.FaithfulVcsim;
 import io.opensdrs.server.migration.ServerAgainstVcsim;

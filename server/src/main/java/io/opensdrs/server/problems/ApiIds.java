@@ -1,4 +1,4 @@
-package io.opensdrs.server.api;
+package io.opensdrs.server.problems;
 
 /** Shapes of path identifiers, so a malformed one is a 400 naming the parameter rather than a 404. */
 public final class ApiIds {

@@ -1,10 +1,9 @@
-package io.opensdrs.server.stats.vcenter;
+package io.opensdrs.server.ingest;
 
-import io.opensdrs.server.ingest.AgentSessions;
+import io.opensdrs.server.stats.vcenter.HostLoadListener;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoad;
 import io.opensdrs.shared.agent.v1.HostDatastoreLoads;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
@@ -18,26 +17,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * then read what vCenter measured.
  */
 @Component
-public class HostLoadPublisher {
-
-    /** One host's load on one datastore, and the load of hosts without an agent there. */
-    public record Load(String datastoreName, double iops, double outstandingIos, double meanLatencyMs,
-                       double unrepresentedIops, double unrepresentedOutstandingIos) {
-    }
+public class HostLoadPublisher implements HostLoadListener {
 
     private final AgentSessions sessions;
-    private final JdbcTemplate jdbc;
+    private final AgentStore agents;
     private final AtomicLong generation = new AtomicLong(System.currentTimeMillis());
 
-    public HostLoadPublisher(AgentSessions sessions, JdbcTemplate jdbc) {
+    public HostLoadPublisher(AgentSessions sessions, AgentStore agents) {
         this.sessions = sessions;
-        this.jdbc = jdbc;
+        this.agents = agents;
     }
 
-    /**
-     * Sends every host's loads to the agents registered for it (by host name); answers how many
-     * agents took them.
-     */
+    /** Sends every host's loads to the agents registered for it (by host name). */
+    @Override
     public int publish(Map<String, List<Load>> loadsByHostName, long sampleEndMs, int sampleSeconds) {
         int reached = 0;
         for (Map.Entry<String, List<Load>> e : loadsByHostName.entrySet()) {
@@ -50,8 +42,7 @@ public class HostLoadPublisher {
                         .setUnrepresentedOutstandingIos(l.unrepresentedOutstandingIos()));
             }
             ServerMessage m = ServerMessage.newBuilder().setHostDatastoreLoads(b).build();
-            for (String agent : jdbc.queryForList("SELECT agent_id FROM agent WHERE host = ? AND revoked = FALSE",
-                    String.class, e.getKey())) {
+            for (String agent : agents.agentsOn(e.getKey())) {
                 if (sessions.send(agent, m) > 0) {
                     reached++;
                 }

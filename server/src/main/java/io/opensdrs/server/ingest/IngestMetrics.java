@@ -1,4 +1,4 @@
-package io.opensdrs.server.metrics;
+package io.opensdrs.server.ingest;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

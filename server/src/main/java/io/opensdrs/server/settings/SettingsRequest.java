@@ -1,6 +1,7 @@
-package io.opensdrs.server.api;
+package io.opensdrs.server.settings;
 
 import io.opensdrs.balance.sleds.ServiceClass;
+import io.opensdrs.server.problems.ApiIds;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;

@@ -1,14 +1,11 @@
-package io.opensdrs.server.balancing;
+package io.opensdrs.server.settings;
 
 import io.opensdrs.balance.AutomationLevel;
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.SpaceThresholdMode;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.sleds.ServiceClass;
-import io.opensdrs.server.api.InvalidFieldException;
-import io.opensdrs.server.api.SettingsRequest;
-import io.opensdrs.server.settings.ClusterSettings;
-import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.opensdrs.server.problems.InvalidFieldException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 

@@ -1,12 +1,11 @@
-package io.opensdrs.server.vcenter;
+package io.opensdrs.server.inventory;
 
-import io.opensdrs.server.inventory.InventoryChanges;
-import io.opensdrs.server.inventory.InventorySnapshot;
-import io.opensdrs.server.inventory.VCenterInventorySource;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +23,10 @@ import java.util.function.Function;
  * come from the same watch and are diffed against the last snapshot, so that the sync receives
  * whole objects (what {@link VCenterInventorySource} promises) rather than property paths.
  * A version this source did not hand out, or a watch that fails (session lost, collector gone),
- * answers {@code fullResyncRequired}.
+ * answers {@code fullResyncRequired}. Present when a vCenter is configured ({@code sdrs.vcenter.url}).
  */
+@Component
+@ConditionalOnProperty(prefix = "sdrs.vcenter", name = "url")
 public class Vim25InventorySource implements VCenterInventorySource {
 
     private static final Logger log = LoggerFactory.getLogger(Vim25InventorySource.class);

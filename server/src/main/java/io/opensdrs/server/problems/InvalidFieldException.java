@@ -1,6 +1,9 @@
-package io.opensdrs.server.api;
+package io.opensdrs.server.problems;
 
-/** A request parameter failed a check that annotations cannot express; answered 400 naming the field. */
+/**
+ * A request parameter failed a check that annotations cannot express. Thrown by any feature; the REST API
+ * answers it as a 400 problem detail naming the field (the REST layer's {@code ApiErrors}).
+ */
 public class InvalidFieldException extends RuntimeException {
 
     private final String field;
