@@ -15,12 +15,12 @@ import java.util.TreeSet;
  * does not, that each move keeps or removes the violations there were), host connectivity and
  * space, that excluded VMs never move, and that no disk moves twice in one plan.
  */
-final class PlanInvariants {
+public final class PlanInvariants {
 
     private PlanInvariants() {
     }
 
-    static void check(ClusterState state, MovePlan plan, boolean ignoreAffinity) {
+    public static void check(ClusterState state, MovePlan plan, boolean ignoreAffinity) {
         replay(state, plan, ignoreAffinity);
     }
 

@@ -1,4 +1,4 @@
-package io.opensdrs.balance.bench;
+package io.opensdrs.bench;
 
 import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.MovePlan;
@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Command(name = "b3", mixinStandardHelpOptions = true,
         description = "B3: balancing scale — one run on DATASTORES × DISKS, then on CLUSTERS such clusters; time and heap.")
-public final class BalanceBenchCommand implements java.util.concurrent.Callable<Integer> {
+public final class B3Command implements java.util.concurrent.Callable<Integer> {
 
     @Option(names = "--clusters", description = "clusters in the many-cluster run (default ${DEFAULT-VALUE})")
     int clusters = 256;

@@ -1,4 +1,4 @@
-package io.opensdrs.balance.bench;
+package io.opensdrs.bench;
 
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.ClusterState;

@@ -1,6 +1,9 @@
-package io.opensdrs.balance;
+package io.opensdrs.bench;
 
-import io.opensdrs.balance.bench.ScaleWorld;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.PlanInvariants;
+import io.opensdrs.balance.StrategyRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
