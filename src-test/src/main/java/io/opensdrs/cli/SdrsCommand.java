@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 CaptureCommand.class,
                 io.opensdrs.testbed.cli.TestbedCommand.class,
-                io.opensdrs.model.cli.ModelCommand.class,
+                io.opensdrs.cli.model.ModelCommand.class,
                 io.opensdrs.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class
         })

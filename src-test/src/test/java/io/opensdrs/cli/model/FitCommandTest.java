@@ -1,4 +1,4 @@
-package io.opensdrs.model.cli;
+package io.opensdrs.cli.model;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.opensdrs.model.cli;
+package io.opensdrs.cli.model;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;

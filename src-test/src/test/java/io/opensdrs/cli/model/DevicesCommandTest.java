@@ -1,4 +1,4 @@
-package io.opensdrs.model.cli;
+package io.opensdrs.cli.model;
 
 import io.opensdrs.model.pesto.QueueDepthExtrapolation.Outcome;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.opensdrs.model.cli;
+package io.opensdrs.cli.model;
 
 import java.util.List;
 
