@@ -1,4 +1,4 @@
-package io.opensdrs.agent.bench;
+package io.opensdrs.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.opensdrs.agent.bench;
+package io.opensdrs.bench;
 
 import io.opensdrs.agent.throttle.StreamGateway;
 import io.opensdrs.agent.throttle.StreamKey;

@@ -1,19 +1,24 @@
-package io.opensdrs.agent.bench;
+package io.opensdrs.bench;
 
 import java.util.Collection;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
 
 /** B6 (SPEC §8): runs {@link ThrottleBenchmark} with JMH and prints ns per IO against the goal. */
-public final class B6Command {
+@Command(name = "b6", mixinStandardHelpOptions = true,
+        description = "B6: the host agent's throttle admission decision per IO, with JMH (one fork)")
+public final class B6Command implements Callable<Integer> {
 
     public static final double GOAL_NS = 100;
 
-    public static void main(String[] args) throws Exception {
+    @Override
+    public Integer call() throws Exception {
         Options opts = new OptionsBuilder()
                 .include(ThrottleBenchmark.class.getName())
                 .forks(1)
@@ -29,5 +34,6 @@ public final class B6Command {
             System.out.printf(Locale.ROOT, "%-18s %8.1f ns/op  +- %.1f  %s%n", name, ns,
                     r.getPrimaryResult().getScoreError(), ns <= GOAL_NS ? "MET" : "NOT MET");
         }
+        return 0;
     }
 }

@@ -1,6 +1,5 @@
-package io.opensdrs.agent.cli;
+package io.opensdrs.bench;
 
-import io.opensdrs.agent.bench.FioRunner;
 import io.opensdrs.agent.injector.DirectIoFile;
 import io.opensdrs.model.stats.LineFit;
 import io.opensdrs.agent.injector.WorkloadInjector;
