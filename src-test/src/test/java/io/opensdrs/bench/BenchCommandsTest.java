@@ -21,7 +21,7 @@ class BenchCommandsTest {
     void benchListsEveryBenchmarkCommand() {
         SdrsRun r = SdrsRun.of("bench", "--help");
         assertThat(r.exit()).isZero();
-        for (String b : List.of("b1", "b2", "b3", "b4v", "b5", "b6")) {
+        for (String b : List.of("b1", "b2", "b3", "b4", "b4v", "b5", "b6")) {
             assertThat(r.out()).as(b).containsPattern("(?m)^\\s+" + b + "\\s");
         }
     }

@@ -1,4 +1,4 @@
-package io.opensdrs.server.bench;
+package io.opensdrs.server.ingest;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;

@@ -1,8 +1,9 @@
-package io.opensdrs.server.bench;
+package io.opensdrs.bench.ingest;
 
 import io.opensdrs.server.SdrsServerApplication;
 import io.opensdrs.server.ingest.AgentCredentialStore;
 import io.opensdrs.server.ingest.AgentGrpcServer;
+import io.opensdrs.server.ingest.SimulatedAgent;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.ServerMessage;
