@@ -1,5 +1,16 @@
-package io.opensdrs.server.vsphere;
+package io.opensdrs.server.vsphere.object;
 
+import io.opensdrs.server.vsphere.ExtensionRegistration;
+import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.PerfCounter;
+import io.opensdrs.server.vsphere.PerfQuery;
+import io.opensdrs.server.vsphere.PerfSamples;
+import io.opensdrs.server.vsphere.RecentTask;
+import io.opensdrs.server.vsphere.StorageDrsRules;
+import io.opensdrs.server.vsphere.TaskStatus;
+import io.opensdrs.server.vsphere.VCenterAbout;
+import io.opensdrs.server.vsphere.VCenterConnection;
+import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes;
 import io.opensdrs.server.vsphere.vim25.InventoryTypes;
@@ -20,9 +31,6 @@ import java.util.GregorianCalendar;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TimeZone;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@link VSphereClient} over the small vim25 SOAP client: one logged-in session, kept alive
@@ -33,27 +41,17 @@ import java.util.concurrent.TimeUnit;
 public final class Vim25VSphereClient implements VSphereClient {
     private static final Logger log = LoggerFactory.getLogger(Vim25VSphereClient.class);
 
-    private final VCenterConnection connection;
+    private final Session session;
     private final Vim25Client vim;
-    private final ScheduledExecutorService keepAlive;
 
-    private Vim25VSphereClient(VCenterConnection connection, Vim25Client vim) {
-        this.connection = connection;
-        this.vim = vim;
-        this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "vcenter-keepalive");
-            t.setDaemon(true);
-            return t;
-        });
-        long period = connection.keepAlive().toMillis();
-        keepAlive.scheduleWithFixedDelay(this::ping, period, period, TimeUnit.MILLISECONDS);
+    private Vim25VSphereClient(Session session) {
+        this.session = session;
+        this.vim = session.vim();
     }
 
     /** Connects and logs in; fails with the fault vCenter gave (InvalidLogin, Transport, ...). */
     public static Vim25VSphereClient login(VCenterConnection connection) throws VimFaultException {
-        Vim25Client vim = Vim25Client.connect(connection.sdkUrl(), connection.trust(), connection.timeout());
-        vim.login(connection.user(), connection.currentPassword());
-        return new Vim25VSphereClient(connection, vim);
+        return new Vim25VSphereClient(Session.login(connection));
     }
 
     /** The underlying method-level client, for tests and tools. */
@@ -61,30 +59,8 @@ public final class Vim25VSphereClient implements VSphereClient {
         return vim;
     }
 
-    private void ping() {
-        try {
-            call(vim::currentTime);
-        } catch (VimFaultException e) {
-            log.warn("vCenter keep-alive failed: {}", e.getMessage());
-        }
-    }
-
-    @FunctionalInterface
-    private interface VimCall<T> {
-        T call() throws VimFaultException;
-    }
-
-    private <T> T call(VimCall<T> c) throws VimFaultException {
-        try {
-            return c.call();
-        } catch (VimFaultException e) {
-            if (!e.isNotAuthenticated()) {
-                throw e;
-            }
-            log.info("vCenter session expired; logging in again as {}", connection.user());
-            vim.login(connection.user(), connection.currentPassword());
-            return c.call();
-        }
+    private <T> T call(Session.VimCall<T> c) throws VimFaultException {
+        return session.call(c);
     }
 
     @Override
@@ -618,11 +594,6 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public void close() {
-        keepAlive.shutdownNow();
-        try {
-            vim.logout();
-        } catch (VimFaultException e) {
-            log.debug("logout: {}", e.getMessage());
-        }
+        session.close();
     }
 }

@@ -1,5 +1,7 @@
-package io.opensdrs.server.vsphere;
+package io.opensdrs.server.vsphere.object;
 
+import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.vim25.InventoryTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
