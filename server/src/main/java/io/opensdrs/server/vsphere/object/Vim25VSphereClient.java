@@ -20,8 +20,6 @@ import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
 import io.opensdrs.server.vsphere.vim25.TaskTypes;
 import io.opensdrs.server.vsphere.vim25.Vim25Client;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import javax.xml.datatype.DatatypeConfigurationException;
 import javax.xml.datatype.DatatypeFactory;
@@ -39,14 +37,14 @@ import java.util.TimeZone;
  * handle.
  */
 public final class Vim25VSphereClient implements VSphereClient {
-    private static final Logger log = LoggerFactory.getLogger(Vim25VSphereClient.class);
-
     private final Session session;
     private final Vim25Client vim;
+    private final InventoryCollector inventory;
 
     private Vim25VSphereClient(Session session) {
         this.session = session;
         this.vim = session.vim();
+        this.inventory = new InventoryCollector(session);
     }
 
     /** Connects and logs in; fails with the fault vCenter gave (InvalidLogin, Transport, ...). */
@@ -71,76 +69,12 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public InventorySnapshot inventory() throws VimFaultException {
-        return call(() -> {
-            ManagedObjectReference view = vim.createContainerView(vim.serviceContent().rootFolder,
-                    InventoryAssembler.TYPES, true);
-            try {
-                InventoryAssembler a = new InventoryAssembler();
-                vim.retrieveAll(InventoryAssembler.filterSpec(view), 500).forEach(a::put);
-                return a.snapshot("");
-            } finally {
-                vim.destroyView(view);
-            }
-        });
+        return inventory.inventory();
     }
 
     @Override
     public InventoryWatch watchInventory() throws VimFaultException {
-        return call(() -> {
-            ManagedObjectReference collector = vim.createPropertyCollector();
-            ManagedObjectReference view = vim.createContainerView(vim.serviceContent().rootFolder,
-                    InventoryAssembler.TYPES, true);
-            vim.createFilter(collector, InventoryAssembler.filterSpec(view), false);
-            return new Watch(collector, view);
-        });
-    }
-
-    private final class Watch implements InventoryWatch {
-        private final ManagedObjectReference collector;
-        private final ManagedObjectReference view;
-        private final InventoryAssembler assembler = new InventoryAssembler();
-        private String version = "";
-
-        Watch(ManagedObjectReference collector, ManagedObjectReference view) {
-            this.collector = collector;
-            this.view = view;
-        }
-
-        @Override
-        public synchronized Optional<InventorySnapshot> awaitChange(Duration maxWait) throws VimFaultException {
-            int seconds = (int) Math.max(0, Math.min(Integer.MAX_VALUE, maxWait.toSeconds()));
-            PropertyCollectorTypes.UpdateSet updates = vim.waitForUpdatesEx(collector, version, seconds);
-            if (updates == null) {
-                return Optional.empty();
-            }
-            boolean changed = false;
-            // vCenter returns at most maxObjectUpdates objects per call (100 by default, and its policy
-            // may cap a larger ask): a truncated set is the first page of the change, and the rest comes
-            // from calling again at once with the version it gave. A snapshot of the first page alone was
-            // an inventory of 100 objects, which later incremental syncs grew by 100 at a time.
-            while (true) {
-                version = updates.version;
-                changed |= assembler.apply(updates);
-                if (!Boolean.TRUE.equals(updates.truncated)) {
-                    break;
-                }
-                updates = vim.waitForUpdatesEx(collector, version, 0);
-                if (updates == null) {
-                    break;
-                }
-            }
-            return changed ? Optional.of(assembler.snapshot(version)) : Optional.empty();
-        }
-
-        @Override
-        public void close() {
-            try {
-                vim.destroyView(view);
-                vim.destroyPropertyCollector(collector);
-            } catch (VimFaultException e) {
-                log.debug("closing an inventory watch: {}", e.getMessage());
-            }
-        }
+        return inventory.watch();
     }
 
     @Override

@@ -8,8 +8,6 @@ import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertyFilterSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertySpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.RetrieveResult;
-import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.UpdateSet;
-import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.WaitOptions;
 import io.opensdrs.server.vsphere.vim25.TaskTypes.TaskInfo;
 import io.opensdrs.server.vsphere.vim25.TaskTypes.VirtualMachineRelocateSpec;
 
@@ -80,6 +78,19 @@ public final class Vim25Client {
         return soap.sessionCookie() != null;
     }
 
+    /**
+     * Calls a vim25 method on the object the request names ({@code _this}) and returns its
+     * {@code returnval}, or null when it has none (and for {@code Void.class}).
+     */
+    public <T> T invoke(String method, Object request, Class<T> returnType) throws VimFaultException {
+        return soap.call(method, request, returnType);
+    }
+
+    /** Calls a vim25 method and reads every {@code returnval} with {@code reader} as the answer streams in. */
+    public <T> List<T> invokeList(String method, Object request, ReturnvalReader<T> reader) throws VimFaultException {
+        return soap.callList(method, request, reader);
+    }
+
     // ------------------------------------------------------------------ PropertyCollector
 
     public RetrieveResult retrievePropertiesEx(List<PropertyFilterSpec> specSet, Integer maxObjects)
@@ -116,51 +127,6 @@ public final class Vim25Client {
         spec.objectSet.add(new ObjectSpec(obj, false));
         List<ObjectContent> r = retrieveAll(spec, 1);
         return r.isEmpty() ? null : r.get(0);
-    }
-
-    public ManagedObjectReference createPropertyCollector() throws VimFaultException {
-        return soap.call("CreatePropertyCollector", new VimRequests.ThisOnly(content.propertyCollector),
-                ManagedObjectReference.class);
-    }
-
-    public void destroyPropertyCollector(ManagedObjectReference collector) throws VimFaultException {
-        soap.call("DestroyPropertyCollector", new VimRequests.ThisOnly(collector), Void.class);
-    }
-
-    public ManagedObjectReference createFilter(ManagedObjectReference collector, PropertyFilterSpec spec,
-                                               boolean partialUpdates) throws VimFaultException {
-        VimRequests.CreateFilter req = new VimRequests.CreateFilter();
-        req.self = collector;
-        req.spec = spec;
-        req.partialUpdates = partialUpdates;
-        return soap.call("CreateFilter", req, ManagedObjectReference.class);
-    }
-
-    /** Blocks up to maxWaitSeconds; null when nothing changed since {@code version}. */
-    public UpdateSet waitForUpdatesEx(ManagedObjectReference collector, String version, int maxWaitSeconds)
-            throws VimFaultException {
-        VimRequests.WaitForUpdatesEx req = new VimRequests.WaitForUpdatesEx();
-        req.self = collector;
-        req.version = version;
-        req.options = new WaitOptions();
-        req.options.maxWaitSeconds = maxWaitSeconds;
-        return soap.call("WaitForUpdatesEx", req, UpdateSet.class);
-    }
-
-    // ------------------------------------------------------------------ ViewManager
-
-    public ManagedObjectReference createContainerView(ManagedObjectReference container, List<String> types,
-                                                      boolean recursive) throws VimFaultException {
-        VimRequests.CreateContainerView req = new VimRequests.CreateContainerView();
-        req.self = content.viewManager;
-        req.container = container;
-        req.type = new ArrayList<>(types);
-        req.recursive = recursive;
-        return soap.call("CreateContainerView", req, ManagedObjectReference.class);
-    }
-
-    public void destroyView(ManagedObjectReference view) throws VimFaultException {
-        soap.call("DestroyView", new VimRequests.ThisOnly(view), Void.class);
     }
 
     // ------------------------------------------------------------------ VirtualMachine, Task

@@ -99,11 +99,6 @@ final class VimSoapTransport {
         return all.isEmpty() ? null : all.get(0);
     }
 
-    /** Reads one {@code returnval}: called at its start element, leaves the reader after its end element. */
-    interface ReturnvalReader<T> {
-        T read(XMLStreamReader r, Unmarshaller jaxb) throws XMLStreamException, JAXBException;
-    }
-
     /** Calls a method and returns every {@code returnval} (array-valued results). */
     <T> List<T> callList(String method, Object request, Class<T> returnType) throws VimFaultException {
         return callList(method, request, returnType == Void.class ? null : (r, u) -> u.unmarshal(r, returnType).getValue());
