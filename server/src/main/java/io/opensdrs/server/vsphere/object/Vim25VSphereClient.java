@@ -79,39 +79,27 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public String relocateDisks(String vmId, Map<Integer, String> diskToDatastore) throws VimFaultException {
-        if (diskToDatastore.isEmpty()) {
-            throw new IllegalArgumentException("diskToDatastore: no disk to relocate");
-        }
-        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
-        diskToDatastore.forEach((key, ds) ->
-                spec.disk.add(new TaskTypes.DiskLocator(key, new ManagedObjectReference("Datastore", ds))));
-        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+        return new VirtualMachine(session, vmId).relocate(VirtualMachine.disks(diskToDatastore));
     }
 
     @Override
     public String relocateVm(String vmId, String datastoreId) throws VimFaultException {
-        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
-        spec.datastore = new ManagedObjectReference("Datastore", datastoreId);
-        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+        return new VirtualMachine(session, vmId).relocate(VirtualMachine.wholeVm(datastoreId));
     }
 
     @Override
     public String relocateHome(String vmId, String datastoreId, Map<Integer, String> disksStayOn) throws VimFaultException {
-        TaskTypes.VirtualMachineRelocateSpec spec = new TaskTypes.VirtualMachineRelocateSpec();
-        spec.datastore = new ManagedObjectReference("Datastore", datastoreId);
-        disksStayOn.forEach((key, ds) -> spec.disk.add(new TaskTypes.DiskLocator(key, new ManagedObjectReference("Datastore", ds))));
-        return call(() -> vim.relocateVMTask(new ManagedObjectReference("VirtualMachine", vmId), spec)).value();
+        return new VirtualMachine(session, vmId).relocate(VirtualMachine.home(datastoreId, disksStayOn));
     }
 
     @Override
     public String enterDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
-        TaskTypes.StoragePlacementResult r = call(() -> vim.datastoreEnterMaintenanceMode(new ManagedObjectReference("Datastore", datastoreId)));
-        return r == null || r.task == null ? null : r.task.value();
+        return new Datastore(session, datastoreId).enterMaintenanceMode();
     }
 
     @Override
     public String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
-        return call(() -> vim.datastoreExitMaintenanceModeTask(new ManagedObjectReference("Datastore", datastoreId))).value();
+        return new Datastore(session, datastoreId).exitMaintenanceMode();
     }
 
     @Override
@@ -369,50 +357,17 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public TaskStatus task(String taskId) throws VimFaultException {
-        TaskTypes.TaskInfo info = call(() -> vim.taskInfo(new ManagedObjectReference("Task", taskId)));
-        String faultType = null;
-        String message = null;
-        if (info.error != null) {
-            faultType = info.error.faultType();
-            message = info.error.localizedMessage;
-        }
-        return new TaskStatus(taskId, info.state, info.progress, faultType, message, info.cancelable);
+        return new Task(session, taskId).info();
     }
 
     @Override
     public void cancelTask(String taskId) throws VimFaultException {
-        call(() -> {
-            vim.cancelTask(new ManagedObjectReference("Task", taskId));
-            return null;
-        });
+        new Task(session, taskId).cancel();
     }
 
     @Override
     public java.util.List<RecentTask> recentTasks(String vmId) throws VimFaultException {
-        return call(() -> {
-            PropertyCollectorTypes.ObjectContent oc = vim.retrieveProperties(new ManagedObjectReference("VirtualMachine", vmId),
-                    "recentTask");
-            if (oc == null) {
-                throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "VM " + vmId + " is gone");
-            }
-            java.util.List<RecentTask> tasks = new java.util.ArrayList<>();
-            if (oc.get("recentTask") instanceof PropertyCollectorTypes.ArrayOfManagedObjectReference refs) {
-                for (ManagedObjectReference ref : refs.items) {
-                    TaskTypes.TaskInfo info;
-                    try {
-                        info = vim.taskInfo(ref);
-                    } catch (VimFaultException gone) {
-                        if ("ManagedObjectNotFound".equals(gone.faultType())) {
-                            continue; // dropped from the list between the two reads
-                        }
-                        throw gone;
-                    }
-                    tasks.add(new RecentTask(ref.value(), info.descriptionId, info.entity == null ? null : info.entity.value(),
-                            info.state, info.queueTime == null ? null : info.queueTime.toGregorianCalendar().toInstant()));
-                }
-            }
-            return tasks;
-        });
+        return new VirtualMachine(session, vmId).recentTasks();
     }
 
     @Override

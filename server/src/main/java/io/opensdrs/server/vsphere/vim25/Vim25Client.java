@@ -8,8 +8,6 @@ import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertyFilterSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertySpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.RetrieveResult;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.TaskInfo;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.VirtualMachineRelocateSpec;
 
 import java.net.URI;
 import java.time.Duration;
@@ -129,27 +127,6 @@ public final class Vim25Client {
         return r.isEmpty() ? null : r.get(0);
     }
 
-    // ------------------------------------------------------------------ VirtualMachine, Task
-
-    public ManagedObjectReference relocateVMTask(ManagedObjectReference vm, VirtualMachineRelocateSpec spec)
-            throws VimFaultException {
-        VimRequests.RelocateVM req = new VimRequests.RelocateVM();
-        req.self = vm;
-        req.spec = spec;
-        req.priority = "defaultPriority";
-        return soap.call("RelocateVM_Task", req, ManagedObjectReference.class);
-    }
-
-    // ------------------------------------------------------------------ Datastore
-
-    public TaskTypes.StoragePlacementResult datastoreEnterMaintenanceMode(ManagedObjectReference datastore) throws VimFaultException {
-        return soap.call("DatastoreEnterMaintenanceMode", new VimRequests.ThisOnly(datastore), TaskTypes.StoragePlacementResult.class);
-    }
-
-    public ManagedObjectReference datastoreExitMaintenanceModeTask(ManagedObjectReference datastore) throws VimFaultException {
-        return soap.call("DatastoreExitMaintenanceMode_Task", new VimRequests.ThisOnly(datastore), ManagedObjectReference.class);
-    }
-
     // ------------------------------------------------------------------ StorageResourceManager
 
     public ManagedObjectReference configureStorageDrsForPodTask(ManagedObjectReference pod, InventoryTypes.StorageDrsConfigSpec spec,
@@ -160,18 +137,6 @@ public final class Vim25Client {
         req.spec = spec;
         req.modify = modify;
         return soap.call("ConfigureStorageDrsForPod_Task", req, ManagedObjectReference.class);
-    }
-
-    public TaskInfo taskInfo(ManagedObjectReference task) throws VimFaultException {
-        ObjectContent oc = retrieveProperties(task, "info");
-        if (oc == null || !(oc.get("info") instanceof TaskInfo info)) {
-            throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "task " + task + " is gone");
-        }
-        return info;
-    }
-
-    public void cancelTask(ManagedObjectReference task) throws VimFaultException {
-        soap.call("CancelTask", new VimRequests.ThisOnly(task), Void.class);
     }
 
     // ------------------------------------------------------------------ PerformanceManager
