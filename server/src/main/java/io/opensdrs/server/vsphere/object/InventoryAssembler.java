@@ -1,7 +1,6 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.InventorySnapshot;
-import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.vim25.InventoryTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
@@ -25,9 +24,6 @@ import java.util.Set;
  */
 final class InventoryAssembler {
     static final List<String> TYPES = List.of("Datacenter", "StoragePod", "Datastore", "HostSystem", "VirtualMachine");
-
-    /** The pod's Storage DRS settings and rules (PodStorageDrsEntry.storageDrsConfig). */
-    static final String STORAGE_DRS_CONFIG = "podStorageDrsEntry.storageDrsConfig";
 
     /**
      * The VM's configuration file, {@code [datastore] vm/vm.vmx}: its datastore is the VM's home.
@@ -54,7 +50,7 @@ final class InventoryAssembler {
         os.selectSet.add(new TraversalSpec("view", "ContainerView", "view"));
         spec.objectSet.add(os);
         spec.propSet.add(new PropertySpec("Datacenter", List.of("name", "datastore")));
-        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary", STORAGE_DRS_CONFIG)));
+        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary", StoragePod.STORAGE_DRS_CONFIG)));
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
@@ -124,7 +120,7 @@ final class InventoryAssembler {
                         free = s.freeSpace;
                     }
                     pods.add(new InventorySnapshot.StoragePod(ref.value(), name,
-                            ids(p.get("childEntity"), "Datastore"), cap, free, rules(p.get(STORAGE_DRS_CONFIG))));
+                            ids(p.get("childEntity"), "Datastore"), cap, free, StoragePod.rules(p.get(StoragePod.STORAGE_DRS_CONFIG))));
                 }
                 case "Datastore" -> {
                     InventoryTypes.DatastoreSummary s = p.get("summary") instanceof InventoryTypes.DatastoreSummary ds
@@ -259,83 +255,6 @@ final class InventoryAssembler {
             }
         }
         return null;
-    }
-
-    /** vCenter's rules as Storage DRS applies them; a rule without a name is named after its key. */
-    static StorageDrsRules rules(Object val) {
-        if (!(val instanceof InventoryTypes.StorageDrsConfigInfo config)) {
-            return StorageDrsRules.NONE;
-        }
-        List<StorageDrsRules.VmAntiAffinity> vmRules = new ArrayList<>();
-        StorageDrsRules.PodSettings pod = StorageDrsRules.PodSettings.UNSET;
-        if (config.podConfig != null) {
-            pod = podSettings(config.podConfig);
-            for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
-                if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec anti) {
-                    vmRules.add(new StorageDrsRules.VmAntiAffinity(ruleName(anti), !Boolean.FALSE.equals(anti.enabled),
-                            anti.vm.stream().map(ManagedObjectReference::value).toList()));
-                }
-            }
-        }
-        List<StorageDrsRules.VmRules> vms = new ArrayList<>();
-        for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
-            if (v.vm == null) {
-                continue;
-            }
-            InventoryTypes.VirtualDiskAntiAffinityRuleSpec a = v.intraVmAntiAffinity;
-            vms.add(new StorageDrsRules.VmRules(v.vm.value(), v.intraVmAffinity, a == null ? null
-                    : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId),
-                    v.enabled, v.behavior == null || v.behavior.isBlank() ? null : v.behavior));
-        }
-        return new StorageDrsRules(pod, vmRules, vms);
-    }
-
-    /** What the pod holds; a blank string or zero is a value vCenter does not hold (the WSDL's omitted element). */
-    static StorageDrsRules.PodSettings podSettings(InventoryTypes.StorageDrsPodConfigInfo c) {
-        InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = c.spaceLoadBalanceConfig;
-        InventoryTypes.StorageDrsIoLoadBalanceConfig io = c.ioLoadBalanceConfig;
-        InventoryTypes.StorageDrsAutomationConfig auto = c.automationOverrides;
-        // enabled is a plain boolean in the WSDL, always sent with the podConfig
-        return new StorageDrsRules.PodSettings(c.enabled, blankAsNull(c.defaultVmBehavior), io == null ? null : c.ioLoadBalanceEnabled,
-                c.defaultIntraVmAffinity,
-                space == null ? null : blankAsNull(space.spaceThresholdMode),
-                space == null ? null : zeroAsNull(space.spaceUtilizationThreshold),
-                space == null ? null : zeroAsNull(space.freeSpaceThresholdGB),
-                space == null ? null : zeroAsNull(space.minSpaceUtilizationDifference),
-                io == null ? null : zeroAsNull(io.ioLatencyThreshold),
-                io == null ? null : zeroAsNull(io.ioLoadImbalanceThreshold),
-                auto == null ? null : automationMode(auto.spaceLoadBalanceAutomationMode),
-                auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode),
-                auto == null ? null : automationMode(auto.ruleEnforcementAutomationMode),
-                auto == null ? null : automationMode(auto.vmEvacuationAutomationMode),
-                flag(option(c, StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE)));
-    }
-
-    /** The value of the pod's advanced option, or null when it holds none. */
-    static Object option(InventoryTypes.StorageDrsPodConfigInfo c, String key) {
-        return c.option.stream().filter(o -> key.equals(o.key)).map(o -> o.value).findFirst().orElse(null);
-    }
-
-    /** An advanced option's switch: 1 or true, 0 or false (as the vSphere Client's advanced options take them); else none. */
-    private static Boolean flag(Object value) {
-        String v = value == null ? "" : value.toString().strip();
-        return v.equals("1") || v.equalsIgnoreCase("true") ? Boolean.TRUE : v.equals("0") || v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
-    }
-
-    private static String automationMode(String mode) {
-        return mode == null || mode.isBlank() ? "inherit" : mode;
-    }
-
-    private static String blankAsNull(String s) {
-        return s == null || s.isBlank() ? null : s;
-    }
-
-    private static Integer zeroAsNull(Integer i) {
-        return i == null || i == 0 ? null : i;
-    }
-
-    private static String ruleName(InventoryTypes.ClusterRuleInfo r) {
-        return r.name != null && !r.name.isBlank() ? r.name : "rule-" + r.key;
     }
 
     private static List<String> ids(Object val, String type) {

@@ -40,11 +40,13 @@ public final class Vim25VSphereClient implements VSphereClient {
     private final Session session;
     private final Vim25Client vim;
     private final InventoryCollector inventory;
+    private final StorageResourceManager storageResourceManager;
 
     private Vim25VSphereClient(Session session) {
         this.session = session;
         this.vim = session.vim();
         this.inventory = new InventoryCollector(session);
+        this.storageResourceManager = new StorageResourceManager(session);
     }
 
     /** Connects and logs in; fails with the fault vCenter gave (InvalidLogin, Transport, ...). */
@@ -104,255 +106,39 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public StorageDrsRules storageDrsRules(String podId) throws VimFaultException {
-        return InventoryAssembler.rules(podStorageDrsConfig(podId));
-    }
-
-    /** The pod's podStorageDrsEntry.storageDrsConfig as vCenter holds it now (null when unset). */
-    private Object podStorageDrsConfig(String podId) throws VimFaultException {
-        PropertyCollectorTypes.ObjectContent oc = call(() -> vim.retrieveProperties(new ManagedObjectReference("StoragePod", podId),
-                InventoryAssembler.STORAGE_DRS_CONFIG));
-        if (oc == null) {
-            throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "datastore cluster " + podId + " is gone");
-        }
-        return oc.get(InventoryAssembler.STORAGE_DRS_CONFIG);
+        return new StoragePod(session, podId).storageDrsRules();
     }
 
     @Override
     public String configureStorageDrsForPod(String podId, StorageDrsRules.PodSettings change,
                                             Map<String, VmOverride> vmAutomation) throws VimFaultException {
-        InventoryTypes.StorageDrsConfigInfo config = podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo c
-                ? c : new InventoryTypes.StorageDrsConfigInfo();
-        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
-        if (!change.equals(StorageDrsRules.PodSettings.UNSET)) {
-            spec.podConfigSpec = podConfigSpec(config.podConfig != null ? config.podConfig : new InventoryTypes.StorageDrsPodConfigInfo(),
-                    change);
-        }
-        for (Map.Entry<String, VmOverride> e : vmAutomation.entrySet()) {
-            InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(config, e.getKey());
-            InventoryTypes.StorageDrsVmConfigInfo kept = held != null ? copy(held) : new InventoryTypes.StorageDrsVmConfigInfo();
-            kept.vm = new ManagedObjectReference("VirtualMachine", e.getKey());
-            // the vSphere Client's "Disabled" is enabled = false; manual and automated are the behavior
-            kept.enabled = e.getValue() == VmOverride.EXCLUDED ? Boolean.FALSE : null;
-            kept.behavior = switch (e.getValue()) {
-                case MANUAL -> "manual";
-                case AUTOMATED -> "automated";
-                default -> null;
-            };
-            spec.vmConfigSpec.addAll(rewrite(e.getKey(), held, kept));
-        }
-        return configure(podId, spec);
-    }
-
-    private static InventoryTypes.StorageDrsPodConfigSpec podConfigSpec(InventoryTypes.StorageDrsPodConfigInfo now,
-                                                                         StorageDrsRules.PodSettings change) {
-        InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
-        pod.enabled = change.storageDrsEnabled();
-        pod.defaultVmBehavior = change.automationLevel();
-        pod.ioLoadBalanceEnabled = change.ioLoadBalanceEnabled();
-        pod.defaultIntraVmAffinity = change.keepVmdksTogether();
-        // a config object is replaced whole, so what it holds and the server does not set is sent back as read
-        if (change.spaceThresholdMode() != null || change.spaceThresholdPct() != null || change.freeSpaceThresholdGb() != null
-                || change.minSpaceDifferencePct() != null) {
-            InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = now.spaceLoadBalanceConfig != null
-                    ? now.spaceLoadBalanceConfig : new InventoryTypes.StorageDrsSpaceLoadBalanceConfig();
-            space.spaceThresholdMode = or(change.spaceThresholdMode(), space.spaceThresholdMode);
-            space.spaceUtilizationThreshold = or(change.spaceThresholdPct(), space.spaceUtilizationThreshold);
-            space.freeSpaceThresholdGB = or(change.freeSpaceThresholdGb(), space.freeSpaceThresholdGB);
-            space.minSpaceUtilizationDifference = or(change.minSpaceDifferencePct(), space.minSpaceUtilizationDifference);
-            pod.spaceLoadBalanceConfig = space;
-        }
-        if (change.latencyThresholdMs() != null || change.ioImbalanceThreshold() != null || change.ioLoadBalanceEnabled() != null) {
-            InventoryTypes.StorageDrsIoLoadBalanceConfig io = now.ioLoadBalanceConfig != null
-                    ? now.ioLoadBalanceConfig : new InventoryTypes.StorageDrsIoLoadBalanceConfig();
-            io.ioLatencyThreshold = or(change.latencyThresholdMs(), io.ioLatencyThreshold);
-            io.ioLoadImbalanceThreshold = or(change.ioImbalanceThreshold(), io.ioLoadImbalanceThreshold);
-            pod.ioLoadBalanceConfig = io;
-        }
-        if (change.spaceAutomationLevel() != null || change.ioAutomationLevel() != null || change.ruleAutomationLevel() != null
-                || change.evacuationAutomationLevel() != null) {
-            InventoryTypes.StorageDrsAutomationConfig auto = now.automationOverrides != null
-                    ? now.automationOverrides : new InventoryTypes.StorageDrsAutomationConfig();
-            auto.spaceLoadBalanceAutomationMode = automationMode(change.spaceAutomationLevel(), auto.spaceLoadBalanceAutomationMode);
-            auto.ioLoadBalanceAutomationMode = automationMode(change.ioAutomationLevel(), auto.ioLoadBalanceAutomationMode);
-            auto.ruleEnforcementAutomationMode = automationMode(change.ruleAutomationLevel(), auto.ruleEnforcementAutomationMode);
-            auto.vmEvacuationAutomationMode = automationMode(change.evacuationAutomationLevel(), auto.vmEvacuationAutomationMode);
-            pod.automationOverrides = auto;
-        }
-        if (change.ignoreAffinityForMaintenance() != null) {
-            String key = StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE;
-            InventoryTypes.StorageDrsOptionSpec option = new InventoryTypes.StorageDrsOptionSpec();
-            option.operation = InventoryAssembler.option(now, key) == null ? "add" : "edit";
-            option.option = new InventoryTypes.OptionValueSpec(key, change.ignoreAffinityForMaintenance() ? "1" : "0");
-            pod.option.add(option);
-        }
-        return pod;
-    }
-
-    private static <T> T or(T wanted, T held) {
-        return wanted != null ? wanted : held;
-    }
-
-    /** inherit is no mode: the subsystem follows the pod's defaultVmBehavior. */
-    private static String automationMode(String wanted, String held) {
-        return wanted == null ? held : "inherit".equals(wanted) ? null : wanted;
+        return storageResourceManager.configureStorageDrsForPod(podId, change, vmAutomation);
     }
 
     @Override
     public String addVmAntiAffinityRule(String podId, String name, java.util.List<String> vmIds) throws VimFaultException {
-        InventoryTypes.ClusterAntiAffinityRuleSpec rule = new InventoryTypes.ClusterAntiAffinityRuleSpec();
-        rule.name = name;
-        rule.enabled = true;
-        vmIds.forEach(vm -> rule.vm.add(new ManagedObjectReference("VirtualMachine", vm)));
-        InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
-        change.operation = "add";
-        change.info = rule;
-        return configureRule(podId, change);
+        return storageResourceManager.addVmAntiAffinityRule(podId, name, vmIds);
     }
 
     @Override
     public String removeVmAntiAffinityRule(String podId, String name) throws VimFaultException {
-        Integer key = null;
-        if (podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config && config.podConfig != null) {
-            for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
-                if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec && name.equals(r.name)) {
-                    key = r.key;
-                }
-            }
-        }
-        if (key == null) {
-            throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
-                    "datastore cluster " + podId + " has no VM anti-affinity rule " + name);
-        }
-        InventoryTypes.ClusterRuleSpec change = new InventoryTypes.ClusterRuleSpec();
-        change.operation = "remove";
-        change.removeKey = new InventoryTypes.XsdInt(key);
-        return configureRule(podId, change);
+        return storageResourceManager.removeVmAntiAffinityRule(podId, name);
     }
 
     @Override
     public String addVmdkAntiAffinityRule(String podId, String vmId, String name, java.util.List<Integer> diskKeys)
             throws VimFaultException {
-        InventoryTypes.VirtualDiskAntiAffinityRuleSpec rule = new InventoryTypes.VirtualDiskAntiAffinityRuleSpec();
-        rule.name = name;
-        rule.enabled = true;
-        rule.diskId.addAll(diskKeys);
-        InventoryTypes.StorageDrsVmConfigInfo info = new InventoryTypes.StorageDrsVmConfigInfo();
-        info.vm = new ManagedObjectReference("VirtualMachine", vmId);
-        info.intraVmAffinity = false;
-        info.intraVmAntiAffinity = rule;
-        InventoryTypes.StorageDrsVmConfigSpec change = new InventoryTypes.StorageDrsVmConfigSpec();
-        change.operation = vmConfig(podId, vmId) == null ? "add" : "edit";
-        change.info = info;
-        return configureVms(podId, java.util.List.of(change));
+        return storageResourceManager.addVmdkAntiAffinityRule(podId, vmId, name, diskKeys);
     }
 
     @Override
     public String removeVmdkAntiAffinityRule(String podId, String vmId) throws VimFaultException {
-        InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(podId, vmId);
-        if (held == null || held.intraVmAntiAffinity == null) {
-            throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
-                    "datastore cluster " + podId + " holds no VMDK anti-affinity rule for " + vmId);
-        }
-        InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
-        kept.intraVmAntiAffinity = null;
-        return rewriteVmConfig(podId, vmId, held, kept);
+        return storageResourceManager.removeVmdkAntiAffinityRule(podId, vmId);
     }
 
     @Override
     public String configureVmKeepVmdksTogether(String podId, String vmId, Boolean keepTogether) throws VimFaultException {
-        InventoryTypes.StorageDrsVmConfigInfo held = vmConfig(podId, vmId);
-        if (keepTogether == null) {
-            if (held == null || held.intraVmAffinity == null) {
-                throw new VimFaultException("ConfigureStorageDrsForPod_Task", "NotFound",
-                        "datastore cluster " + podId + " holds no keep-together setting for " + vmId);
-            }
-            InventoryTypes.StorageDrsVmConfigInfo kept = copy(held);
-            kept.intraVmAffinity = null;
-            return rewriteVmConfig(podId, vmId, held, kept);
-        }
-        InventoryTypes.StorageDrsVmConfigInfo info = new InventoryTypes.StorageDrsVmConfigInfo();
-        info.vm = new ManagedObjectReference("VirtualMachine", vmId);
-        info.intraVmAffinity = keepTogether;
-        InventoryTypes.StorageDrsVmConfigSpec change = new InventoryTypes.StorageDrsVmConfigSpec();
-        change.operation = held == null ? "add" : "edit";
-        change.info = info;
-        return configureVms(podId, java.util.List.of(change));
-    }
-
-    private static InventoryTypes.StorageDrsVmConfigInfo copy(InventoryTypes.StorageDrsVmConfigInfo held) {
-        InventoryTypes.StorageDrsVmConfigInfo c = new InventoryTypes.StorageDrsVmConfigInfo();
-        c.vm = held.vm;
-        c.enabled = held.enabled;
-        c.behavior = held.behavior == null || held.behavior.isBlank() ? null : held.behavior;
-        c.intraVmAffinity = held.intraVmAffinity;
-        c.intraVmAntiAffinity = held.intraVmAntiAffinity;
-        return c;
-    }
-
-    /** Replaces the VM's entry ({@code held}) with {@code kept} in one task. */
-    private String rewriteVmConfig(String podId, String vmId, InventoryTypes.StorageDrsVmConfigInfo held,
-                                   InventoryTypes.StorageDrsVmConfigInfo kept) throws VimFaultException {
-        return configureVms(podId, rewrite(vmId, held, kept));
-    }
-
-    /**
-     * The changes that replace the VM's entry ({@code held}, or none) with {@code kept}: an edit
-     * cannot unset a property, so the entry is removed and, when anything is left, added back.
-     */
-    private static java.util.List<InventoryTypes.StorageDrsVmConfigSpec> rewrite(String vmId, InventoryTypes.StorageDrsVmConfigInfo held,
-                                                                                 InventoryTypes.StorageDrsVmConfigInfo kept) {
-        java.util.List<InventoryTypes.StorageDrsVmConfigSpec> changes = new java.util.ArrayList<>();
-        if (held != null) {
-            InventoryTypes.StorageDrsVmConfigSpec remove = new InventoryTypes.StorageDrsVmConfigSpec();
-            remove.operation = "remove";
-            remove.removeKey = new ManagedObjectReference("VirtualMachine", vmId);
-            changes.add(remove);
-        }
-        if (kept.enabled != null || kept.behavior != null || kept.intraVmAffinity != null || kept.intraVmAntiAffinity != null) {
-            InventoryTypes.StorageDrsVmConfigSpec addBack = new InventoryTypes.StorageDrsVmConfigSpec();
-            addBack.operation = "add";
-            addBack.info = kept;
-            changes.add(addBack);
-        }
-        return changes;
-    }
-
-    /** The VM's entry in the pod's vmConfig, or null. */
-    private InventoryTypes.StorageDrsVmConfigInfo vmConfig(String podId, String vmId) throws VimFaultException {
-        return podStorageDrsConfig(podId) instanceof InventoryTypes.StorageDrsConfigInfo config ? vmConfig(config, vmId) : null;
-    }
-
-    private static InventoryTypes.StorageDrsVmConfigInfo vmConfig(InventoryTypes.StorageDrsConfigInfo config, String vmId) {
-        for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
-            if (v.vm != null && vmId.equals(v.vm.value())) {
-                return v;
-            }
-        }
-        return null;
-    }
-
-    private String configureVms(String podId, java.util.List<InventoryTypes.StorageDrsVmConfigSpec> changes) throws VimFaultException {
-        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
-        spec.vmConfigSpec.addAll(changes);
-        return configure(podId, spec);
-    }
-
-    private String configureRule(String podId, InventoryTypes.ClusterRuleSpec change) throws VimFaultException {
-        InventoryTypes.StorageDrsPodConfigSpec pod = new InventoryTypes.StorageDrsPodConfigSpec();
-        pod.rule.add(change);
-        return configurePod(podId, pod);
-    }
-
-    /** A change of the pod's own settings or rules. */
-    private String configurePod(String podId, InventoryTypes.StorageDrsPodConfigSpec podChange) throws VimFaultException {
-        InventoryTypes.StorageDrsConfigSpec spec = new InventoryTypes.StorageDrsConfigSpec();
-        spec.podConfigSpec = podChange;
-        return configure(podId, spec);
-    }
-
-    /** ConfigureStorageDrsForPod_Task with modify = true: only what the spec sets changes. */
-    private String configure(String podId, InventoryTypes.StorageDrsConfigSpec spec) throws VimFaultException {
-        return call(() -> vim.configureStorageDrsForPodTask(new ManagedObjectReference("StoragePod", podId), spec, true)).value();
+        return storageResourceManager.configureVmKeepVmdksTogether(podId, vmId, keepTogether);
     }
 
     @Override

@@ -127,18 +127,6 @@ public final class Vim25Client {
         return r.isEmpty() ? null : r.get(0);
     }
 
-    // ------------------------------------------------------------------ StorageResourceManager
-
-    public ManagedObjectReference configureStorageDrsForPodTask(ManagedObjectReference pod, InventoryTypes.StorageDrsConfigSpec spec,
-                                                                boolean modify) throws VimFaultException {
-        VimRequests.ConfigureStorageDrsForPod req = new VimRequests.ConfigureStorageDrsForPod();
-        req.self = content.storageResourceManager;
-        req.pod = pod;
-        req.spec = spec;
-        req.modify = modify;
-        return soap.call("ConfigureStorageDrsForPod_Task", req, ManagedObjectReference.class);
-    }
-
     // ------------------------------------------------------------------ PerformanceManager
 
     /** PerformanceManager.perfCounter: every counter this vCenter has, with the key QueryPerf takes. */
