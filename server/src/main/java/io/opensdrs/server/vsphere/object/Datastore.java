@@ -1,7 +1,7 @@
 package io.opensdrs.server.vsphere.object;
 
+import io.opensdrs.server.vsphere.vim25.DatastoreTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
-import io.opensdrs.server.vsphere.vim25.TaskTypes;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import io.opensdrs.server.vsphere.vim25.VimRequests;
 
@@ -22,8 +22,8 @@ final class Datastore {
      * @return the task's id, or null when vCenter returns none
      */
     String enterMaintenanceMode() throws VimFaultException {
-        TaskTypes.StoragePlacementResult r = session.call(() -> session.vim().invoke("DatastoreEnterMaintenanceMode",
-                new VimRequests.ThisOnly(self), TaskTypes.StoragePlacementResult.class));
+        DatastoreTypes.StoragePlacementResult r = session.call(() -> session.vim().invoke("DatastoreEnterMaintenanceMode",
+                new VimRequests.ThisOnly(self), DatastoreTypes.StoragePlacementResult.class));
         return r == null || r.task == null ? null : r.task.value();
     }
 

@@ -1,13 +1,13 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.ExtensionRegistration;
+import io.opensdrs.server.vsphere.vim25.Description;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes.Extension;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes.ExtensionClientInfo;
 import io.opensdrs.server.vsphere.vim25.ExtensionTypes.ExtensionServerInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.Description;
+import io.opensdrs.server.vsphere.vim25.ExtensionTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
-import io.opensdrs.server.vsphere.vim25.VimRequests;
 
 import javax.xml.datatype.DatatypeConfigurationException;
 import javax.xml.datatype.DatatypeFactory;
@@ -42,7 +42,7 @@ final class ExtensionManager {
     void registerOrUpdateExtension(ExtensionRegistration r) throws VimFaultException {
         Extension e = extension(r, now());
         session.call(() -> {
-            VimRequests.WithExtension req = new VimRequests.WithExtension();
+            ExtensionTypes.ExtensionRequest req = new ExtensionTypes.ExtensionRequest();
             req.self = self();
             req.extension = e;
             return session.vim().invoke(find(r.key()) == null ? "RegisterExtension" : "UpdateExtension", req, Void.class);
@@ -58,8 +58,8 @@ final class ExtensionManager {
         return session.vim().invoke("FindExtension", withKey(key), Extension.class);
     }
 
-    private VimRequests.WithExtensionKey withKey(String key) {
-        VimRequests.WithExtensionKey req = new VimRequests.WithExtensionKey();
+    private ExtensionTypes.ExtensionKeyRequest withKey(String key) {
+        ExtensionTypes.ExtensionKeyRequest req = new ExtensionTypes.ExtensionKeyRequest();
         req.self = self();
         req.extensionKey = key;
         return req;

@@ -8,7 +8,6 @@ import io.opensdrs.server.vsphere.vim25.PerfAnswerReader;
 import io.opensdrs.server.vsphere.vim25.PerformanceTypes;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectContent;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
-import io.opensdrs.server.vsphere.vim25.VimRequests;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +62,7 @@ final class PerformanceManager {
      * streams in ({@link PerfAnswerReader}) and then from its csv ({@link PerfCsv}).
      */
     List<PerfSamples> queryPerf(List<PerfQuery> queries) throws VimFaultException {
-        VimRequests.QueryPerf req = new VimRequests.QueryPerf();
+        PerformanceTypes.QueryPerfRequest req = new PerformanceTypes.QueryPerfRequest();
         req.self = self();
         for (PerfQuery q : queries) {
             req.querySpec.add(spec(q));

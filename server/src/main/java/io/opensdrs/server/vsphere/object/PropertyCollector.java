@@ -1,12 +1,16 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ContinueRetrievePropertiesExRequest;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.CreateFilterRequest;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectContent;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertyFilterSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertySpec;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.RetrievePropertiesExRequest;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.RetrieveResult;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.UpdateSet;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.WaitForUpdatesExRequest;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.WaitOptions;
 import io.opensdrs.server.vsphere.vim25.Vim25Client;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
@@ -35,7 +39,7 @@ final class PropertyCollector {
     }
 
     RetrieveResult retrievePropertiesEx(List<PropertyFilterSpec> specSet, Integer maxObjects) throws VimFaultException {
-        VimRequests.RetrievePropertiesEx req = new VimRequests.RetrievePropertiesEx();
+        RetrievePropertiesExRequest req = new RetrievePropertiesExRequest();
         req.self = self;
         req.specSet = new ArrayList<>(specSet);
         req.options.maxObjects = maxObjects;
@@ -43,7 +47,7 @@ final class PropertyCollector {
     }
 
     RetrieveResult continueRetrievePropertiesEx(String token) throws VimFaultException {
-        VimRequests.ContinueRetrievePropertiesEx req = new VimRequests.ContinueRetrievePropertiesEx();
+        ContinueRetrievePropertiesExRequest req = new ContinueRetrievePropertiesExRequest();
         req.self = self;
         req.token = token;
         return vim.invoke("ContinueRetrievePropertiesEx", req, RetrieveResult.class);
@@ -80,7 +84,7 @@ final class PropertyCollector {
     }
 
     ManagedObjectReference createFilter(PropertyFilterSpec spec, boolean partialUpdates) throws VimFaultException {
-        VimRequests.CreateFilter req = new VimRequests.CreateFilter();
+        CreateFilterRequest req = new CreateFilterRequest();
         req.self = self;
         req.spec = spec;
         req.partialUpdates = partialUpdates;
@@ -89,7 +93,7 @@ final class PropertyCollector {
 
     /** Blocks up to maxWaitSeconds; null when nothing changed since {@code version}. */
     UpdateSet waitForUpdatesEx(String version, int maxWaitSeconds) throws VimFaultException {
-        VimRequests.WaitForUpdatesEx req = new VimRequests.WaitForUpdatesEx();
+        WaitForUpdatesExRequest req = new WaitForUpdatesExRequest();
         req.self = self;
         req.version = version;
         req.options = new WaitOptions();

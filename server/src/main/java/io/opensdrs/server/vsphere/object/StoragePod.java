@@ -1,17 +1,17 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.StorageDrsRules;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ClusterAntiAffinityRuleSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ClusterRuleInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsAutomationConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsIoLoadBalanceConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsPodConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsSpaceLoadBalanceConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsVmConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.VirtualDiskAntiAffinityRuleSpec;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectContent;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterAntiAffinityRuleSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterRuleInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsAutomationConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsIoLoadBalanceConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsPodConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsSpaceLoadBalanceConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsVmConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.VirtualDiskAntiAffinityRuleSpec;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 
 import java.util.ArrayList;

@@ -2,25 +2,25 @@ package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.StorageDrsRules;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ClusterAntiAffinityRuleSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ClusterRuleInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ClusterRuleSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.OptionValueSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsAutomationConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsIoLoadBalanceConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsOptionSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsPodConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsPodConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsSpaceLoadBalanceConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsVmConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsVmConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.VirtualDiskAntiAffinityRuleSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.XsdInt;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterAntiAffinityRuleSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterRuleInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterRuleSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ConfigureStorageDrsForPodRequest;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.OptionValueSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsAutomationConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsIoLoadBalanceConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsOptionSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsPodConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsPodConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsSpaceLoadBalanceConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsVmConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsVmConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.VirtualDiskAntiAffinityRuleSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.XsdInt;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
-import io.opensdrs.server.vsphere.vim25.VimRequests;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +41,7 @@ final class StorageResourceManager {
 
     /** ConfigureStorageDrsForPod_Task with modify = true: only what the spec sets changes. */
     String configureStorageDrsForPod(String podId, StorageDrsConfigSpec spec) throws VimFaultException {
-        VimRequests.ConfigureStorageDrsForPod req = new VimRequests.ConfigureStorageDrsForPod();
+        ConfigureStorageDrsForPodRequest req = new ConfigureStorageDrsForPodRequest();
         req.self = session.vim().serviceContent().storageResourceManager;
         req.pod = new ManagedObjectReference("StoragePod", podId);
         req.spec = spec;

@@ -1,6 +1,7 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
 import io.opensdrs.server.vsphere.vim25.Vim25Client;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import io.opensdrs.server.vsphere.vim25.VimRequests;
@@ -18,7 +19,7 @@ final class ViewManager {
 
     ContainerView createContainerView(ManagedObjectReference container, List<String> types, boolean recursive)
             throws VimFaultException {
-        VimRequests.CreateContainerView req = new VimRequests.CreateContainerView();
+        PropertyCollectorTypes.CreateContainerViewRequest req = new PropertyCollectorTypes.CreateContainerViewRequest();
         req.self = vim.serviceContent().viewManager;
         req.container = container;
         req.type = new ArrayList<>(types);

@@ -12,7 +12,7 @@ import io.opensdrs.server.vsphere.TaskStatus;
 import io.opensdrs.server.vsphere.VCenterAbout;
 import io.opensdrs.server.vsphere.VCenterConnection;
 import io.opensdrs.server.vsphere.VSphereClient;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes;
+import io.opensdrs.server.vsphere.vim25.ServiceInstanceTypes;
 import io.opensdrs.server.vsphere.vim25.Vim25Client;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 
@@ -51,7 +51,7 @@ public final class Vim25VSphereClient implements VSphereClient {
 
     @Override
     public VCenterAbout about() {
-        InventoryTypes.AboutInfo a = session.vim().serviceContent().about;
+        ServiceInstanceTypes.AboutInfo a = session.vim().serviceContent().about;
         return new VCenterAbout(a.fullName, a.apiType, a.apiVersion, a.instanceUuid);
     }
 

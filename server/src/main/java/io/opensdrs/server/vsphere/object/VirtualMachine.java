@@ -3,11 +3,11 @@ package io.opensdrs.server.vsphere.object;
 import io.opensdrs.server.vsphere.RecentTask;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.DiskLocator;
 import io.opensdrs.server.vsphere.vim25.TaskTypes.TaskInfo;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.VirtualMachineRelocateSpec;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
-import io.opensdrs.server.vsphere.vim25.VimRequests;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes.DiskLocator;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes.VirtualMachineRelocateSpec;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ final class VirtualMachine {
 
     /** RelocateVM_Task at {@code defaultPriority}; the task's id. */
     String relocate(VirtualMachineRelocateSpec spec) throws VimFaultException {
-        VimRequests.RelocateVM req = new VimRequests.RelocateVM();
+        VirtualMachineTypes.RelocateVMRequest req = new VirtualMachineTypes.RelocateVMRequest();
         req.self = self;
         req.spec = spec;
         req.priority = "defaultPriority";

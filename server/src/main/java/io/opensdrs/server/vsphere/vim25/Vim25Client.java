@@ -1,7 +1,7 @@
 package io.opensdrs.server.vsphere.vim25;
 
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.ServiceContent;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.UserSession;
+import io.opensdrs.server.vsphere.vim25.ServiceInstanceTypes.ServiceContent;
+import io.opensdrs.server.vsphere.vim25.ServiceInstanceTypes.UserSession;
 
 import java.net.URI;
 import java.time.Duration;
@@ -46,7 +46,7 @@ public final class Vim25Client {
     // ------------------------------------------------------------------ SessionManager
 
     public UserSession login(String userName, String password) throws VimFaultException {
-        VimRequests.Login req = new VimRequests.Login();
+        ServiceInstanceTypes.LoginRequest req = new ServiceInstanceTypes.LoginRequest();
         req.self = content.sessionManager;
         req.userName = userName;
         req.password = password;

@@ -2,15 +2,15 @@ package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.StorageDrsRules;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsAutomationConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsPodConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsPodConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsSpaceLoadBalanceConfig;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsVmConfigInfo;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.StorageDrsVmConfigSpec;
-import io.opensdrs.server.vsphere.vim25.InventoryTypes.VirtualDiskAntiAffinityRuleSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsAutomationConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsPodConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsPodConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsSpaceLoadBalanceConfig;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsVmConfigInfo;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.StorageDrsVmConfigSpec;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.VirtualDiskAntiAffinityRuleSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

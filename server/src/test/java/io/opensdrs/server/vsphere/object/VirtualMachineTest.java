@@ -1,8 +1,8 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.DiskLocator;
-import io.opensdrs.server.vsphere.vim25.TaskTypes.VirtualMachineRelocateSpec;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes.DiskLocator;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes.VirtualMachineRelocateSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
