@@ -1,7 +1,7 @@
 package io.opensdrs.server.vcenter;
 
 import io.opensdrs.server.vsphere.VSphereClient;
-import io.opensdrs.server.vsphere.Vim25VSphereClient;
+import io.opensdrs.server.vsphere.object.Vim25VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,74 +7,15 @@ import jakarta.xml.bind.annotation.XmlType;
 import jakarta.xml.bind.annotation.XmlValue;
 
 import javax.xml.XMLConstants;
-
 import java.util.ArrayList;
 import java.util.List;
 
-/** Data types of the service instance, sessions, datastores and virtual devices (vim25 WSDL names). */
-public final class InventoryTypes {
-    private InventoryTypes() {
-    }
-
-    @XmlType(name = "ServiceContent")
-    public static class ServiceContent {
-        public ManagedObjectReference rootFolder;
-        public ManagedObjectReference propertyCollector;
-        public ManagedObjectReference viewManager;
-        public AboutInfo about;
-        public ManagedObjectReference sessionManager;
-        public ManagedObjectReference taskManager;
-        public ManagedObjectReference extensionManager;
-        public ManagedObjectReference eventManager;
-        public ManagedObjectReference storageResourceManager;
-        public ManagedObjectReference perfManager;
-    }
-
-    @XmlType(name = "AboutInfo")
-    public static class AboutInfo {
-        public String name;
-        public String fullName;
-        public String vendor;
-        public String version;
-        public String build;
-        public String apiType;
-        public String apiVersion;
-        public String instanceUuid;
-    }
-
-    @XmlType(name = "UserSession")
-    public static class UserSession {
-        public String key;
-        public String userName;
-        public String fullName;
-    }
-
-    @XmlType(name = "Description")
-    public static class Description {
-        public String label;
-        public String summary;
-
-        public Description() {
-        }
-
-        public Description(String label, String summary) {
-            this.label = label;
-            this.summary = summary;
-        }
-    }
-
-    @XmlType(name = "DatastoreSummary")
-    public static class DatastoreSummary {
-        public ManagedObjectReference datastore;
-        public String name;
-        public String url;
-        public long capacity;
-        public long freeSpace;
-        public Long uncommitted;
-        public boolean accessible;
-        public Boolean multipleHostAccess;
-        public String type;
-        public String maintenanceMode;
+/**
+ * Data types of a StoragePod's Storage DRS configuration and of the StorageResourceManager's
+ * ConfigureStorageDrsForPod_Task, which changes it (vim25 WSDL names).
+ */
+public final class StorageDrsTypes {
+    private StorageDrsTypes() {
     }
 
     @XmlType(name = "StoragePodSummary")
@@ -82,117 +23,6 @@ public final class InventoryTypes {
         public String name;
         public long capacity;
         public long freeSpace;
-    }
-
-    @XmlType(name = "VirtualDevice")
-    @XmlSeeAlso({VirtualDisk.class, VirtualController.class})
-    public static class VirtualDevice {
-        public int key;
-        public Description deviceInfo;
-        public VirtualDeviceBackingInfo backing;
-        public Integer controllerKey;
-        public Integer unitNumber;
-    }
-
-    @XmlType(name = "VirtualDisk")
-    public static class VirtualDisk extends VirtualDevice {
-        public Long capacityInKB;
-        public Long capacityInBytes;
-    }
-
-    /** VirtualMachine.runtime.powerState. */
-    @XmlType(name = "VirtualMachinePowerState")
-    @jakarta.xml.bind.annotation.XmlEnum
-    public enum VirtualMachinePowerState {
-        poweredOff, poweredOn, suspended
-    }
-
-    /**
-     * A controller's bus number names its disks' performance-counter instances ({@code scsi0:1} is the
-     * disk at unit 1 of the SCSI controller on bus 0). Its subtypes say which kind of bus it is.
-     */
-    @XmlType(name = "VirtualController")
-    @XmlSeeAlso({VirtualSCSIController.class, ParaVirtualSCSIController.class, VirtualLsiLogicController.class,
-            VirtualLsiLogicSASController.class, VirtualBusLogicController.class, VirtualIDEController.class,
-            VirtualSATAController.class, VirtualAHCIController.class, VirtualNVMEController.class})
-    public static class VirtualController extends VirtualDevice {
-        public Integer busNumber;
-    }
-
-    @XmlType(name = "VirtualSCSIController")
-    public static class VirtualSCSIController extends VirtualController {
-    }
-
-    @XmlType(name = "ParaVirtualSCSIController")
-    public static class ParaVirtualSCSIController extends VirtualSCSIController {
-    }
-
-    @XmlType(name = "VirtualLsiLogicController")
-    public static class VirtualLsiLogicController extends VirtualSCSIController {
-    }
-
-    @XmlType(name = "VirtualLsiLogicSASController")
-    public static class VirtualLsiLogicSASController extends VirtualSCSIController {
-    }
-
-    @XmlType(name = "VirtualBusLogicController")
-    public static class VirtualBusLogicController extends VirtualSCSIController {
-    }
-
-    @XmlType(name = "VirtualIDEController")
-    public static class VirtualIDEController extends VirtualController {
-    }
-
-    @XmlType(name = "VirtualSATAController")
-    public static class VirtualSATAController extends VirtualController {
-    }
-
-    @XmlType(name = "VirtualAHCIController")
-    public static class VirtualAHCIController extends VirtualSATAController {
-    }
-
-    @XmlType(name = "VirtualNVMEController")
-    public static class VirtualNVMEController extends VirtualController {
-    }
-
-    @XmlType(name = "VirtualDeviceBackingInfo")
-    @XmlSeeAlso(VirtualDeviceFileBackingInfo.class)
-    public static class VirtualDeviceBackingInfo {
-    }
-
-    @XmlType(name = "VirtualDeviceFileBackingInfo")
-    @XmlSeeAlso(VirtualDiskFlatVer2BackingInfo.class)
-    public static class VirtualDeviceFileBackingInfo extends VirtualDeviceBackingInfo {
-        public String fileName;
-        public ManagedObjectReference datastore;
-    }
-
-    @XmlType(name = "VirtualDiskFlatVer2BackingInfo")
-    public static class VirtualDiskFlatVer2BackingInfo extends VirtualDeviceFileBackingInfo {
-        public String diskMode;
-        public Boolean thinProvisioned;
-        public String uuid;
-    }
-
-    @XmlType(name = "ArrayOfVirtualDevice")
-    public static class ArrayOfVirtualDevice {
-        @XmlElement(name = "VirtualDevice")
-        public List<VirtualDevice> items = new ArrayList<>();
-    }
-
-    /** VirtualMachine.layoutEx: the files of the VM, each with its datastore path, type and size. */
-    @XmlType(name = "VirtualMachineFileLayoutEx")
-    public static class VirtualMachineFileLayoutEx {
-        public List<VirtualMachineFileLayoutExFileInfo> file = new ArrayList<>();
-    }
-
-    /** One file of a VM: {@code [datastore] path}, a VirtualMachineFileLayoutExFileType and its size in bytes. */
-    @XmlType(name = "VirtualMachineFileLayoutExFileInfo")
-    public static class VirtualMachineFileLayoutExFileInfo {
-        public int key;
-        public String name;
-        public String type;
-        public Long size;
     }
 
     /** StoragePod.podStorageDrsEntry.storageDrsConfig: the pod's Storage DRS settings and rules. */
@@ -387,5 +217,14 @@ public final class InventoryTypes {
     @XmlType(name = "VirtualDiskAntiAffinityRuleSpec", propOrder = {"diskId"})
     public static class VirtualDiskAntiAffinityRuleSpec extends ClusterRuleInfo {
         public List<Integer> diskId = new ArrayList<>();
+    }
+
+    @XmlType(name = "ConfigureStorageDrsForPodRequestType", propOrder = {"self", "pod", "spec", "modify"})
+    public static class ConfigureStorageDrsForPodRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public ManagedObjectReference pod;
+        public StorageDrsConfigSpec spec;
+        public boolean modify;
     }
 }

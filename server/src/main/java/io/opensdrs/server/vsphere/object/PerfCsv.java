@@ -1,5 +1,6 @@
-package io.opensdrs.server.vsphere;
+package io.opensdrs.server.vsphere.object;
 
+import io.opensdrs.server.vsphere.PerfSamples;
 import io.opensdrs.server.vsphere.vim25.PerformanceTypes;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 

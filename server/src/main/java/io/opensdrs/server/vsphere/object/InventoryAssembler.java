@@ -1,12 +1,15 @@
-package io.opensdrs.server.vsphere;
+package io.opensdrs.server.vsphere.object;
 
-import io.opensdrs.server.vsphere.vim25.InventoryTypes;
+import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.vim25.DatastoreTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
-import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertyFilterSpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.PropertySpec;
 import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.TraversalSpec;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes;
+import io.opensdrs.server.vsphere.vim25.StorageDrsTypes;
+import io.opensdrs.server.vsphere.vim25.VirtualMachineTypes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,9 +26,6 @@ import java.util.Set;
  */
 final class InventoryAssembler {
     static final List<String> TYPES = List.of("Datacenter", "StoragePod", "Datastore", "HostSystem", "VirtualMachine");
-
-    /** The pod's Storage DRS settings and rules (PodStorageDrsEntry.storageDrsConfig). */
-    static final String STORAGE_DRS_CONFIG = "podStorageDrsEntry.storageDrsConfig";
 
     /**
      * The VM's configuration file, {@code [datastore] vm/vm.vmx}: its datastore is the VM's home.
@@ -52,7 +52,7 @@ final class InventoryAssembler {
         os.selectSet.add(new TraversalSpec("view", "ContainerView", "view"));
         spec.objectSet.add(os);
         spec.propSet.add(new PropertySpec("Datacenter", List.of("name", "datastore")));
-        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary", STORAGE_DRS_CONFIG)));
+        spec.propSet.add(new PropertySpec("StoragePod", List.of("name", "childEntity", "summary", StoragePod.STORAGE_DRS_CONFIG)));
         spec.propSet.add(new PropertySpec("Datastore", List.of("name", "summary")));
         spec.propSet.add(new PropertySpec("HostSystem", List.of("name", "datastore")));
         spec.propSet.add(new PropertySpec("VirtualMachine",
@@ -117,16 +117,16 @@ final class InventoryAssembler {
                 case "StoragePod" -> {
                     long cap = 0;
                     long free = 0;
-                    if (p.get("summary") instanceof InventoryTypes.StoragePodSummary s) {
+                    if (p.get("summary") instanceof StorageDrsTypes.StoragePodSummary s) {
                         cap = s.capacity;
                         free = s.freeSpace;
                     }
                     pods.add(new InventorySnapshot.StoragePod(ref.value(), name,
-                            ids(p.get("childEntity"), "Datastore"), cap, free, rules(p.get(STORAGE_DRS_CONFIG))));
+                            ids(p.get("childEntity"), "Datastore"), cap, free, StoragePod.rules(p.get(StoragePod.STORAGE_DRS_CONFIG))));
                 }
                 case "Datastore" -> {
-                    InventoryTypes.DatastoreSummary s = p.get("summary") instanceof InventoryTypes.DatastoreSummary ds
-                            ? ds : new InventoryTypes.DatastoreSummary();
+                    DatastoreTypes.DatastoreSummary s = p.get("summary") instanceof DatastoreTypes.DatastoreSummary ds
+                            ? ds : new DatastoreTypes.DatastoreSummary();
                     datastores.add(new InventorySnapshot.Datastore(ref.value(), name, s.url, s.type, s.capacity,
                             s.freeSpace, s.accessible, s.maintenanceMode == null ? "normal" : s.maintenanceMode,
                             podOf.get(ref.value())));
@@ -149,19 +149,19 @@ final class InventoryAssembler {
     private InventorySnapshot.Vm vm(ManagedObjectReference ref, String name, Map<String, Object> p) {
         String host = p.get("runtime.host") instanceof ManagedObjectReference h ? h.value() : null;
         List<InventorySnapshot.VirtualDisk> disks = new ArrayList<>();
-        if (p.get("config.hardware.device") instanceof InventoryTypes.ArrayOfVirtualDevice devices) {
-            Map<Integer, InventoryTypes.VirtualController> controllers = new HashMap<>();
-            for (InventoryTypes.VirtualDevice d : devices.items) {
-                if (d instanceof InventoryTypes.VirtualController c) {
+        if (p.get("config.hardware.device") instanceof VirtualMachineTypes.ArrayOfVirtualDevice devices) {
+            Map<Integer, VirtualMachineTypes.VirtualController> controllers = new HashMap<>();
+            for (VirtualMachineTypes.VirtualDevice d : devices.items) {
+                if (d instanceof VirtualMachineTypes.VirtualController c) {
                     controllers.put(c.key, c);
                 }
             }
-            for (InventoryTypes.VirtualDevice d : devices.items) {
-                if (d instanceof InventoryTypes.VirtualDisk disk
-                        && disk.backing instanceof InventoryTypes.VirtualDeviceFileBackingInfo file) {
+            for (VirtualMachineTypes.VirtualDevice d : devices.items) {
+                if (d instanceof VirtualMachineTypes.VirtualDisk disk
+                        && disk.backing instanceof VirtualMachineTypes.VirtualDeviceFileBackingInfo file) {
                     long bytes = disk.capacityInBytes != null ? disk.capacityInBytes
                             : disk.capacityInKB != null ? disk.capacityInKB * 1024 : 0;
-                    boolean thin = file instanceof InventoryTypes.VirtualDiskFlatVer2BackingInfo flat
+                    boolean thin = file instanceof VirtualMachineTypes.VirtualDiskFlatVer2BackingInfo flat
                             && Boolean.TRUE.equals(flat.thinProvisioned);
                     disks.add(new InventorySnapshot.VirtualDisk(disk.key,
                             disk.deviceInfo == null ? "disk-" + disk.key : disk.deviceInfo.label,
@@ -172,7 +172,7 @@ final class InventoryAssembler {
         }
         List<String> on = ids(p.get("datastore"), "Datastore");
         String home = datastoreOfPath(p.get(VM_PATH_NAME), on);
-        InventoryTypes.VirtualMachineFileLayoutExFileInfo swap = swapApart(p.get(LAYOUT_EX), p.get(VM_PATH_NAME));
+        VirtualMachineTypes.VirtualMachineFileLayoutExFileInfo swap = swapApart(p.get(LAYOUT_EX), p.get(VM_PATH_NAME));
         return new InventorySnapshot.Vm(ref.value(), name, host, on, disks, home, homeBytes(p.get(LAYOUT_EX), home, swap),
                 swap == null ? null : datastoreOfPath(swap.name, on), swap == null || swap.size == null ? 0 : swap.size,
                 poweredOn(p.get("runtime.powerState")));
@@ -180,7 +180,7 @@ final class InventoryAssembler {
 
     /** Running unless vCenter says powered off or suspended (an unread state counts as running). */
     private static boolean poweredOn(Object powerState) {
-        String state = powerState instanceof InventoryTypes.VirtualMachinePowerState s ? s.name()
+        String state = powerState instanceof VirtualMachineTypes.VirtualMachinePowerState s ? s.name()
                 : powerState instanceof org.w3c.dom.Element e ? e.getTextContent().trim() : String.valueOf(powerState);
         return !"poweredOff".equals(state) && !"suspended".equals(state);
     }
@@ -190,15 +190,15 @@ final class InventoryAssembler {
      * bus number, and its unit ({@code scsi0:1}, {@code ide0:0}, {@code sata0:2}, {@code nvme0:0}). Null
      * when the controller is not among the VM's devices or of a kind vCenter names otherwise.
      */
-    static String perfInstance(InventoryTypes.VirtualDisk disk, Map<Integer, InventoryTypes.VirtualController> controllers) {
-        InventoryTypes.VirtualController c = disk.controllerKey == null ? null : controllers.get(disk.controllerKey);
+    static String perfInstance(VirtualMachineTypes.VirtualDisk disk, Map<Integer, VirtualMachineTypes.VirtualController> controllers) {
+        VirtualMachineTypes.VirtualController c = disk.controllerKey == null ? null : controllers.get(disk.controllerKey);
         if (c == null || c.busNumber == null || disk.unitNumber == null) {
             return null;
         }
-        String kind = c instanceof InventoryTypes.VirtualSCSIController ? "scsi"
-                : c instanceof InventoryTypes.VirtualIDEController ? "ide"
-                : c instanceof InventoryTypes.VirtualSATAController ? "sata"
-                : c instanceof InventoryTypes.VirtualNVMEController ? "nvme" : null;
+        String kind = c instanceof VirtualMachineTypes.VirtualSCSIController ? "scsi"
+                : c instanceof VirtualMachineTypes.VirtualIDEController ? "ide"
+                : c instanceof VirtualMachineTypes.VirtualSATAController ? "sata"
+                : c instanceof VirtualMachineTypes.VirtualNVMEController ? "nvme" : null;
         return kind == null ? null : kind + c.busNumber + ":" + disk.unitNumber;
     }
 
@@ -207,13 +207,13 @@ final class InventoryAssembler {
      * keeps it on its swap datastore (host-local swap placement), which may be the home's datastore too.
      * Null when it is in the home or the VM has none (not running).
      */
-    private static InventoryTypes.VirtualMachineFileLayoutExFileInfo swapApart(Object layoutEx, Object vmPathName) {
-        if (!(layoutEx instanceof InventoryTypes.VirtualMachineFileLayoutEx layout) || !(vmPathName instanceof String vmx)
+    private static VirtualMachineTypes.VirtualMachineFileLayoutExFileInfo swapApart(Object layoutEx, Object vmPathName) {
+        if (!(layoutEx instanceof VirtualMachineTypes.VirtualMachineFileLayoutEx layout) || !(vmPathName instanceof String vmx)
                 || vmx.lastIndexOf('/') < 0) {
             return null;
         }
         String homeDir = vmx.substring(0, vmx.lastIndexOf('/') + 1);
-        for (InventoryTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
+        for (VirtualMachineTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
             if ("swap".equals(f.type) && f.name != null) {
                 return f.name.startsWith(homeDir) ? null : f;
             }
@@ -226,13 +226,13 @@ final class InventoryAssembler {
      * virtual-disk data — configuration, NVRAM, logs, swap, snapshot and suspend state — less a swap
      * file kept outside the home directory ({@code swapApart}), which stays where it is.
      */
-    private long homeBytes(Object layoutEx, String homeDatastoreId, InventoryTypes.VirtualMachineFileLayoutExFileInfo swapApart) {
-        if (homeDatastoreId == null || !(layoutEx instanceof InventoryTypes.VirtualMachineFileLayoutEx layout)) {
+    private long homeBytes(Object layoutEx, String homeDatastoreId, VirtualMachineTypes.VirtualMachineFileLayoutExFileInfo swapApart) {
+        if (homeDatastoreId == null || !(layoutEx instanceof VirtualMachineTypes.VirtualMachineFileLayoutEx layout)) {
             return 0;
         }
         Object homeName = objects.getOrDefault(new ManagedObjectReference("Datastore", homeDatastoreId), Map.of()).get("name");
         long bytes = 0;
-        for (InventoryTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
+        for (VirtualMachineTypes.VirtualMachineFileLayoutExFileInfo f : layout.file) {
             if (f.size != null && f.size > 0 && f.name != null && !DISK_FILE_TYPES.contains(f.type)
                     && f.name.startsWith("[" + homeName + "]") && f != swapApart) {
                 bytes += f.size;
@@ -257,83 +257,6 @@ final class InventoryAssembler {
             }
         }
         return null;
-    }
-
-    /** vCenter's rules as Storage DRS applies them; a rule without a name is named after its key. */
-    static StorageDrsRules rules(Object val) {
-        if (!(val instanceof InventoryTypes.StorageDrsConfigInfo config)) {
-            return StorageDrsRules.NONE;
-        }
-        List<StorageDrsRules.VmAntiAffinity> vmRules = new ArrayList<>();
-        StorageDrsRules.PodSettings pod = StorageDrsRules.PodSettings.UNSET;
-        if (config.podConfig != null) {
-            pod = podSettings(config.podConfig);
-            for (InventoryTypes.ClusterRuleInfo r : config.podConfig.rule) {
-                if (r instanceof InventoryTypes.ClusterAntiAffinityRuleSpec anti) {
-                    vmRules.add(new StorageDrsRules.VmAntiAffinity(ruleName(anti), !Boolean.FALSE.equals(anti.enabled),
-                            anti.vm.stream().map(ManagedObjectReference::value).toList()));
-                }
-            }
-        }
-        List<StorageDrsRules.VmRules> vms = new ArrayList<>();
-        for (InventoryTypes.StorageDrsVmConfigInfo v : config.vmConfig) {
-            if (v.vm == null) {
-                continue;
-            }
-            InventoryTypes.VirtualDiskAntiAffinityRuleSpec a = v.intraVmAntiAffinity;
-            vms.add(new StorageDrsRules.VmRules(v.vm.value(), v.intraVmAffinity, a == null ? null
-                    : new StorageDrsRules.VmdkAntiAffinity(ruleName(a), !Boolean.FALSE.equals(a.enabled), a.diskId),
-                    v.enabled, v.behavior == null || v.behavior.isBlank() ? null : v.behavior));
-        }
-        return new StorageDrsRules(pod, vmRules, vms);
-    }
-
-    /** What the pod holds; a blank string or zero is a value vCenter does not hold (the WSDL's omitted element). */
-    static StorageDrsRules.PodSettings podSettings(InventoryTypes.StorageDrsPodConfigInfo c) {
-        InventoryTypes.StorageDrsSpaceLoadBalanceConfig space = c.spaceLoadBalanceConfig;
-        InventoryTypes.StorageDrsIoLoadBalanceConfig io = c.ioLoadBalanceConfig;
-        InventoryTypes.StorageDrsAutomationConfig auto = c.automationOverrides;
-        // enabled is a plain boolean in the WSDL, always sent with the podConfig
-        return new StorageDrsRules.PodSettings(c.enabled, blankAsNull(c.defaultVmBehavior), io == null ? null : c.ioLoadBalanceEnabled,
-                c.defaultIntraVmAffinity,
-                space == null ? null : blankAsNull(space.spaceThresholdMode),
-                space == null ? null : zeroAsNull(space.spaceUtilizationThreshold),
-                space == null ? null : zeroAsNull(space.freeSpaceThresholdGB),
-                space == null ? null : zeroAsNull(space.minSpaceUtilizationDifference),
-                io == null ? null : zeroAsNull(io.ioLatencyThreshold),
-                io == null ? null : zeroAsNull(io.ioLoadImbalanceThreshold),
-                auto == null ? null : automationMode(auto.spaceLoadBalanceAutomationMode),
-                auto == null ? null : automationMode(auto.ioLoadBalanceAutomationMode),
-                auto == null ? null : automationMode(auto.ruleEnforcementAutomationMode),
-                auto == null ? null : automationMode(auto.vmEvacuationAutomationMode),
-                flag(option(c, StorageDrsRules.PodSettings.IGNORE_AFFINITY_FOR_MAINTENANCE)));
-    }
-
-    /** The value of the pod's advanced option, or null when it holds none. */
-    static Object option(InventoryTypes.StorageDrsPodConfigInfo c, String key) {
-        return c.option.stream().filter(o -> key.equals(o.key)).map(o -> o.value).findFirst().orElse(null);
-    }
-
-    /** An advanced option's switch: 1 or true, 0 or false (as the vSphere Client's advanced options take them); else none. */
-    private static Boolean flag(Object value) {
-        String v = value == null ? "" : value.toString().strip();
-        return v.equals("1") || v.equalsIgnoreCase("true") ? Boolean.TRUE : v.equals("0") || v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
-    }
-
-    private static String automationMode(String mode) {
-        return mode == null || mode.isBlank() ? "inherit" : mode;
-    }
-
-    private static String blankAsNull(String s) {
-        return s == null || s.isBlank() ? null : s;
-    }
-
-    private static Integer zeroAsNull(Integer i) {
-        return i == null || i == 0 ? null : i;
-    }
-
-    private static String ruleName(InventoryTypes.ClusterRuleInfo r) {
-        return r.name != null && !r.name.isBlank() ? r.name : "rule-" + r.key;
     }
 
     private static List<String> ids(Object val, String type) {
