@@ -24,17 +24,28 @@ import java.util.List;
  * @param benefit Pesto Eq. 11 integrated over the invocation period (ms·OIO·s), with bounds
  * @param autoApplicable true when the cluster/subsystem automation level and the VM's override
  *     let the applier execute it unattended; false = a recommendation an administrator applies
+ * @param parents sequences of the earlier moves this one waits for: those that leave its destination,
+ *     whose freed space the plan counted on (OpenStack Watcher's action parents; {@link MoveScheduler})
  */
 public record Move(int sequence, int wave, String vmId, List<String> diskIds, boolean wholeVm, String hostId,
                    String sourceDatastoreId, String destinationDatastoreId, double sizeGb, ReasonCode reason,
-                   Explanation explanation, Estimate cost, Estimate benefit, boolean autoApplicable) {
+                   Explanation explanation, Estimate cost, Estimate benefit, boolean autoApplicable, List<Integer> parents) {
 
     public Move {
         diskIds = List.copyOf(diskIds);
+        parents = List.copyOf(parents);
     }
 
-    Move withSchedule(int seq, int w, boolean auto) {
+    /** A move not yet scheduled: no parents. */
+    public Move(int sequence, int wave, String vmId, List<String> diskIds, boolean wholeVm, String hostId,
+                String sourceDatastoreId, String destinationDatastoreId, double sizeGb, ReasonCode reason,
+                Explanation explanation, Estimate cost, Estimate benefit, boolean autoApplicable) {
+        this(sequence, wave, vmId, diskIds, wholeVm, hostId, sourceDatastoreId, destinationDatastoreId, sizeGb, reason, explanation,
+                cost, benefit, autoApplicable, List.of());
+    }
+
+    Move withSchedule(int seq, int w, boolean auto, List<Integer> parentSequences) {
         return new Move(seq, w, vmId, diskIds, wholeVm, hostId, sourceDatastoreId, destinationDatastoreId, sizeGb, reason,
-                explanation, cost, benefit, auto);
+                explanation, cost, benefit, auto, parentSequences);
     }
 }

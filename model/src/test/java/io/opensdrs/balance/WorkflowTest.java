@@ -230,4 +230,18 @@ class WorkflowTest {
         assertThat(waves).extracting(Move::wave).containsExactly(1, 1, 1, 1, 2, 2);
         assertThat(waves).extracting(Move::sequence).containsExactly(1, 2, 3, 4, 5, 6);
     }
+
+    @Test
+    void aMoveIntoADatastoreAnEarlierMoveLeavesHasThatMoveAsParent() {
+        List<Move> moves = List.of(move("shed", "B", "C"), move("other", "A", "C"), move("into", "A", "B"), move("more", "D", "B"));
+        List<Move> plan = MoveScheduler.schedule(moves, BalancingSettings.defaults());
+        assertThat(plan).extracting(Move::wave).containsExactly(1, 1, 2, 2);
+        // the space B frees is what the moves into B wait for; the limits alone make no parent
+        assertThat(plan).extracting(Move::parents).containsExactly(List.of(), List.of(), List.of(1), List.of(1));
+    }
+
+    private static Move move(String vm, String from, String to) {
+        return new Move(0, 0, vm, List.of(vm + "/2000"), false, "h-" + vm, from, to, 1, ReasonCode.BALANCE_DATASTORE_SPACE_USAGE,
+                new Explanation("", List.of()), Estimate.exact(0), Estimate.exact(0), false);
+    }
 }
