@@ -11,6 +11,7 @@ import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.migration.Recommendation;
 import io.opensdrs.server.migration.Recommendations;
@@ -26,12 +27,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Turns an engine {@link MovePlan} into the server's records: one recommendation per move through
- * the migration applier's {@link Recommendations} service (reason code from the move), its
+ * the migration applier's {@link Recommendations} service (reason code from the move), its actions
+ * the children of its parent moves' actions (the stored action plan the applier's scheduler walks), its
  * explanation (table recommendation_explanation), the faults (table fault), the action history;
  * and applies at once the moves the engine marked auto-applicable (automated cluster, subsystem
  * or VM — manual never moves anything, SPEC §4).
@@ -106,6 +110,8 @@ public class PlanRecorder {
         for (Fault f : plan.faults()) {
             faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f), names));
         }
+        // the plan's parents, between the actions stored: a move whose parent was not recommended waits for nothing
+        Map<Integer, List<Long>> actionsOfMove = new HashMap<>();
         for (Move m : plan.moves()) {
             Recommendation r;
             try {
@@ -118,6 +124,10 @@ public class PlanRecorder {
                 continue;
             }
             ids.add(r.id());
+            List<MigrationAction> actions = recommendations.actions(r.id());
+            actionsOfMove.put(m.sequence(), actions.stream().map(MigrationAction::id).toList());
+            List<Long> parents = m.parents().stream().flatMap(p -> actionsOfMove.getOrDefault(p, List.of()).stream()).toList();
+            actions.forEach(a -> recommendations.addParents(a.id(), parents));
             explanation(r.id(), runId, plan.strategy(), m, assembled);
             // named as its apply and its end will be: the whole VM when it moves with its home
             history(clusterId, "recommended", m.reason().wireName() + ": " + descriptions.of(recommendations.actions(r.id()))

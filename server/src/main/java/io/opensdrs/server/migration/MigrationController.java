@@ -55,11 +55,11 @@ public class MigrationController {
     public record ActionView(long id, String vmId, List<Integer> diskKeys, List<String> sourceDatastoreIds,
                              String destinationDatastoreId, String hostId, long sizeBytes, String state, String taskId, int attempt,
                              Integer progress, String faultType, String faultMessage, Instant createdAt, Instant startedAt,
-                             Instant finishedAt, boolean homeOnly) {
+                             Instant finishedAt, boolean homeOnly, List<Long> parentActionIds) {
         static ActionView of(MigrationAction a) {
             return new ActionView(a.id(), a.vmId(), a.diskKeys(), a.sourceDatastores(), a.destinationDatastore(), a.hostId(),
                     a.sizeBytes(), a.state().name(), a.taskId(), a.attempt(), a.progress(), a.faultType(), a.faultMessage(),
-                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly());
+                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly(), a.parentIds());
         }
     }
 

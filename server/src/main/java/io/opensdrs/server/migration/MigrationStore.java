@@ -1,6 +1,7 @@
 package io.opensdrs.server.migration;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Component;
@@ -9,9 +10,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -83,22 +88,53 @@ public class MigrationStore {
     }
 
     public List<MigrationAction> actions(long recommendationId) {
-        return jdbc.query(SELECT_ACTION + " WHERE recommendation_id = ? ORDER BY id", ACTION, recommendationId);
+        return actionsWhere("recommendation_id = ?", recommendationId);
     }
 
     public Optional<MigrationAction> action(long id) {
-        return jdbc.query(SELECT_ACTION + " WHERE id = ?", ACTION, id).stream().findFirst();
+        return actionsWhere("id = ?", id).stream().findFirst();
     }
 
     public List<MigrationAction> actionsIn(List<ActionState> states) {
         String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(","));
-        return jdbc.query(SELECT_ACTION + " WHERE state IN (" + in + ") ORDER BY id", ACTION);
+        return actionsWhere("state IN (" + in + ")");
     }
 
     /** QUEUED actions of recommendations being applied, oldest first. */
     public List<MigrationAction> runnableQueued() {
-        return jdbc.query(SELECT_ACTION + " WHERE state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"
-                + " WHERE state = 'APPLYING' AND cancel_requested = FALSE) ORDER BY id", ACTION);
+        return actionsWhere("state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"
+                + " WHERE state = 'APPLYING' AND cancel_requested = FALSE)");
+    }
+
+    /** The action plan's edges: {@code actionId} starts only once each of {@code parentIds} has ended. */
+    public void addParents(long actionId, Collection<Long> parentIds) {
+        for (long parent : parentIds) {
+            jdbc.update("INSERT INTO migration_action_parent (action_id, parent_action_id) VALUES (?, ?)", actionId, parent);
+        }
+    }
+
+    /** Those of {@code actionIds} that have not ended (not SUCCEEDED, FAILED or CANCELLED). */
+    public Set<Long> unfinished(Collection<Long> actionIds) {
+        if (actionIds.isEmpty()) {
+            return Set.of();
+        }
+        String in = actionIds.stream().map(String::valueOf).collect(Collectors.joining(","));
+        return new java.util.HashSet<>(jdbc.queryForList("SELECT id FROM migration_action WHERE id IN (" + in
+                + ") AND state NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED')", Long.class));
+    }
+
+    /** The actions matching {@code where}, oldest first, each with its parents. */
+    private List<MigrationAction> actionsWhere(String where, Object... args) {
+        List<MigrationAction> found = jdbc.query(SELECT_ACTION + " WHERE " + where + " ORDER BY id", ACTION, args);
+        if (found.isEmpty()) {
+            return found;
+        }
+        Map<Long, List<Long>> parents = new HashMap<>();
+        jdbc.query("SELECT action_id, parent_action_id FROM migration_action_parent WHERE action_id IN (SELECT id FROM migration_action"
+                + " WHERE " + where + ") ORDER BY parent_action_id", (RowCallbackHandler) rs -> parents.computeIfAbsent(rs.getLong(1),
+                k -> new ArrayList<>()).add(rs.getLong(2)), args);
+        return parents.isEmpty() ? found
+                : found.stream().map(a -> parents.containsKey(a.id()) ? a.withParents(parents.get(a.id())) : a).toList();
     }
 
     // ------------------------------------------------------------------ recommendation transitions
@@ -194,7 +230,7 @@ public class MigrationStore {
             new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
             (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
             instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)),
-            rs.getBoolean(22));
+            rs.getBoolean(22), List.of());
 
     private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
             rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),

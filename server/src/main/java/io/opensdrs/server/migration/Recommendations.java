@@ -145,6 +145,14 @@ public class Recommendations {
         return store.recommendation(store.createRecommendation(clusterId, reasonCode, actions)).orElseThrow();
     }
 
+    /**
+     * Makes {@code actionId} wait for each of {@code parentIds}: the applier starts it only once they
+     * have ended (the balancing engine's plan, whose later moves count on the space earlier ones free).
+     */
+    public void addParents(long actionId, List<Long> parentIds) {
+        store.addParents(actionId, parentIds);
+    }
+
     public Recommendation get(long id) {
         return store.recommendation(id).orElseThrow(() -> new NotFoundException("no recommendation " + id));
     }

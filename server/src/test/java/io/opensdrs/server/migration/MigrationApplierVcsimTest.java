@@ -19,6 +19,7 @@ import org.springframework.test.context.TestPropertySource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +69,9 @@ class MigrationApplierVcsimTest {
         // roamer: running too, its swap file on h10's swap datastore local1 (host-local placement), not in its home
         vms.append(",{\"name\":\"roamer\",\"host\":\"h10\",\"powerOn\":true,\"memoryMB\":2048,\"swapPlacement\":\"hostLocal\","
                 + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
+        // hog fills most of tight; newcomer's disk fits there only once hog's has left
+        vms.append(",{\"name\":\"hog\",\"host\":\"h2\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"tight\"}]}");
+        vms.append(",{\"name\":\"newcomer\",\"host\":\"h3\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":2,\"datastore\":\"ds1\"}]}");
         vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
                 + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
@@ -77,7 +81,7 @@ class MigrationApplierVcsimTest {
         }
         return "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":200},"
                 + "{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"flaky\",\"capacityGB\":50}]}],"
-                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
+                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"tight\",\"capacityGB\":4},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
     }
 
     @DynamicPropertySource
@@ -101,6 +105,7 @@ class MigrationApplierVcsimTest {
     }
 
     @Autowired org.springframework.jdbc.core.JdbcTemplate jdbc;
+    @Autowired Recommendations recommendations;
 
     /** The datastore cluster's id as the inventory sync stored it (govc find has no type letter for StoragePods). */
     String podId() {
@@ -594,5 +599,40 @@ class MigrationApplierVcsimTest {
         Thread.sleep(500);
         assertThat(diskFile(vcsim, "out1", key)).as("nothing issued: out1 stays where govc put it").isEqualTo("[flaky] out1/disk1.vmdk");
         System.out.println("outdated: " + historyOf(moved) + " " + historyOf(destroyed));
+    }
+
+    /**
+     * An action plan of two waves, applied together: newcomer's disk goes to tight, which has room for it
+     * only once hog's disk has left. Its action is the child of hog's, so the scheduler starts it after
+     * hog's has ended and it completes, without NoDiskSpace (issue 40, acceptance 3 at the applier).
+     */
+    @Test
+    @Order(13)
+    void aChildActionWaitsForItsParentToFreeTheSpaceItNeeds() throws Exception {
+        long tightFree = freeSpace(vcsim, "tight");
+        assertThat(tightFree).as("tight cannot take newcomer's 2 GiB before hog's disk leaves").isLessThan(2 * GIB);
+        long parent = create(List.of(move("hog", "ds2")));
+        long child = create(List.of(move("newcomer", "tight")));
+        long parentAction = recommendations.actions(parent).get(0).id();
+        long childAction = recommendations.actions(child).get(0).id();
+        recommendations.addParents(childAction, List.of(parentAction));
+        // applied child first: what orders them is the stored parent, not the order of applying
+        call(HttpMethod.POST, "/api/v1/recommendations/" + child + "/apply", null, 200);
+        call(HttpMethod.POST, "/api/v1/recommendations/" + parent + "/apply", null, 200);
+        JsonNode childDone = awaitEnd(child);
+        JsonNode parentDone = awaitEnd(parent);
+        assertThat(parentDone.get("state").asText()).as(parentDone.toString()).isEqualTo("APPLIED");
+        assertThat(childDone.get("state").asText()).as(childDone.toString()).isEqualTo("APPLIED");
+        JsonNode childView = childDone.get("actions").get(0);
+        assertThat(childView.get("parentActionIds")).hasSize(1);
+        assertThat(childView.get("parentActionIds").get(0).asLong()).isEqualTo(parentAction);
+        Instant parentEnd = Instant.parse(parentDone.get("actions").get(0).get("finishedAt").asText());
+        Instant childStart = Instant.parse(childView.get("startedAt").asText());
+        assertThat(childStart).as("the child started after its parent ended").isAfterOrEqualTo(parentEnd);
+        assertThat(diskFile(vcsim, "hog", diskKeys(vcsim, "hog").get(0))).isEqualTo("[ds2] hog/disk1.vmdk");
+        assertThat(diskFile(vcsim, "newcomer", diskKeys(vcsim, "newcomer").get(0))).isEqualTo("[tight] newcomer/disk1.vmdk");
+        System.out.printf("action plan: hog's disk tight -> ds2 ended %s; newcomer's disk ds1 -> tight (parent: action %d) started %s,"
+                + " %s; tight free before %d B, after %d B%n", parentEnd, parentAction, childStart, childDone.get("state").asText(),
+                tightFree, freeSpace(vcsim, "tight"));
     }
 }
