@@ -24,8 +24,9 @@ import java.util.Set;
  * stored inventory. Every step is a compare-and-set on the action's stored state, ISSUING
  * committed before the call: an action left ISSUING by a crash or a lost answer is re-attached to
  * its task, or found never to have reached vCenter ({@link #recover}), so none is issued twice.
- * One executor serves one pass of the applier's loop and reads the live inventory at most once
- * between two changes it makes.
+ * One executor serves one pass of the applier's loop: it reads the live inventory once for the
+ * pass, and again after a task has ended (the pre-conditions of the actions started in the pass set
+ * aside the space of the copies in flight instead).
  */
 final class ActionExecutor {
 

@@ -134,7 +134,7 @@ public class MigrationApplier {
         }
     }
 
-    /** One pass: its executor reads the live inventory at most once between two changes it makes. */
+    /** One pass, with its executor (which reads the live inventory once for the pass, again after a task has ended). */
     private final class Pass {
         final VSphereClient client;
         final ActionExecutor executor;
