@@ -156,6 +156,8 @@ try {
   for (const [name, hash, testId, expect] of pages) {
     await check(`page ${name} renders server data`, async () => {
       await visit(hash, testId);
+      // the planner lists the datastores with the server's plan, which comes after the page
+      if (name === 'planner') await page.waitForSelector('[data-testid="plan-table"]', { timeout: 10000 });
       const text = await main();
       for (const e of expect) assert(text.includes(e), `"${e}" not on the page`);
       assert(!(await page.locator('#main [data-testid="error"]').count()), `error shown: ${await page.locator('#main [data-testid="error"]').first().innerText().catch(() => '')}`);
@@ -171,12 +173,40 @@ try {
         const buttons = await page.locator('[data-testid^="apply-"]:not([data-testid="apply-all"])').count();
         assert(buttons === pending.length, `${buttons} Apply buttons for ${pending.length} pending recommendations`);
       }
-      if (name === 'planner') await page.waitForSelector('[data-testid="plan-table"]', { timeout: 10000 });
       const file = await shot(`${name}-light`);
       return `${expect.length} names found; ${path.relative(root, file)}`;
     });
     await check(`axe ${name}`, () => axe(name));
   }
+
+  // ------------------------------------------------------------ capacity planner: the server's answer
+  await check('planner shows the capacity plan the server computes (POST /clusters/{id}/capacity-plan)', async () => {
+    await visit(`#/planner?cluster=${q(cluster.id)}`, 'page-planner');
+    const stated = { oio: '3', size: '16', read: '60', random: '90', count: '7', disk: '5' };
+    for (const [id, v] of Object.entries(stated)) await page.fill(`#plan-${id}`, v);
+    await page.click('[data-testid="plan-compute"]');
+    const plan = await api(`/api/v1/clusters/${q(cluster.id)}/capacity-plan`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workload: { oio: 3, ioSizeKB: 16, readPct: 60, randomPct: 90 }, count: 7, sizeGB: 5 }),
+    });
+    await page.waitForSelector(`[data-testid="plan-summary"][data-fits="${plan.fits}"]`, { timeout: 10000 });
+    const summary = (await page.locator('[data-testid="plan-summary"]').innerText()).replace(/,/g, '');
+    assert(summary.includes(`${plan.fits} of 7 workloads fit`), `summary "${summary}" for the server's ${plan.fits} of 7`);
+    assert(plan.datastores.length === datastores.length, `${plan.datastores.length} datastores planned for ${datastores.length}`);
+    // some figure of the server's depends on the stated workload and is not 0, so matching it means something
+    assert(plan.datastores.some((d) => d.byLatency > 0 || d.bySpace > 0), `the server's plan is all zeros: ${JSON.stringify(plan)}`);
+    const num = (n, digits) => (Math.abs(n) >= 1000 ? Math.round(n).toLocaleString('en-US') : String(Number(n.toFixed(digits))));
+    for (const d of plan.datastores) {
+      const row = page.locator('[data-testid="plan-table"] tbody tr', { has: page.locator(`[data-testid="plan-fits-${d.datastoreId}"]`) });
+      const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+      const expected = [d.datastore, cells[1], num(d.qMax, 1), num(d.qAlpha, 1), num(d.currentOutstandingIos, 1), num(d.byLatency, 0),
+        num(d.byThroughput, 0), d.bySpace == null ? 'no limit' : num(d.bySpace, 0), num(d.fits, 0)];
+      assert(JSON.stringify(cells) === JSON.stringify(expected), `${d.datastore}: page shows ${JSON.stringify(cells)}, the server ${JSON.stringify(expected)}`);
+    }
+    await shot('planner-server-plan-light');
+    return `${plan.fits} of 7 fit; per datastore (Q_max, by latency, by space, fits) as the server answered: `
+      + plan.datastores.map((d) => `${d.datastore} ${num(d.qMax, 1)}, ${d.byLatency}, ${d.bySpace}, ${d.fits}`).join('; ');
+  });
 
   // ------------------------------------------------------------ modals (standalone: in-page)
   for (const [name, hash, opener, testId] of [

@@ -1,6 +1,6 @@
 /**
  * Pesto's L-Q relation (SPEC §3.2): L = m·Q + C (Eq. 1), T = Q/(m·Q + C) (Eq. 3), peak T ≈ 1/m
- * (Eq. 4), L_α = C/(1 − α) (Eq. 9), Q_max = (L_max − C)/m (Eq. 12), Q_α = α·C/(m·(1 − α)) (Eq. 13).
+ * (Eq. 4), L_α = C/(1 − α) (Eq. 9). The capacity planner's Q_max and Q_α (Eqs. 12, 13) come from the server.
  * Latency in ms, so T in IOs per ms; ×1000 for IOPS.
  */
 import type { FitPoint } from './api';
@@ -53,16 +53,7 @@ export function peakIops(l: LqLine): number {
   return 1000 / l.m;
 }
 
-/** Outstanding IOs the datastore can hold under a latency bound (Eq. 12); 0 when C ≥ L_max. */
-export function qMax(l: LqLine, latencyBoundMs: number): number {
-  return Math.max(0, (latencyBoundMs - l.c) / l.m);
-}
 
-/** Outstanding IOs at which throughput reaches α of peak (Eq. 13). */
-export function qAlpha(l: LqLine, alpha: number): number {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError('alpha must be in (0, 1)');
-  return (alpha * Math.max(l.c, 0)) / (l.m * (1 - alpha));
-}
 
 /** Latency at α of peak throughput: the congestion threshold (Eq. 9). */
 export function latencyAlpha(l: LqLine, alpha: number): number {
@@ -70,15 +61,6 @@ export function latencyAlpha(l: LqLine, alpha: number): number {
   return Math.max(l.c, 0) / (1 - alpha);
 }
 
-/**
- * How many more workloads of `oioEach` outstanding IOs fit under the latency bound, given the
- * datastore's current load of `currentOio` outstanding IOs (p90 of its measured OIO).
- */
-export function workloadsThatFit(l: LqLine, latencyBoundMs: number, oioEach: number, currentOio = 0): number {
-  if (!(oioEach > 0)) throw new RangeError('outstanding IOs per workload must be > 0');
-  const room = qMax(l, latencyBoundMs) - Math.max(0, currentOio);
-  return room <= 0 ? 0 : Math.floor(room / oioEach + 1e-9);
-}
 
 export interface LqSeries {
   x: number[];

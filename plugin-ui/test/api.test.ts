@@ -44,7 +44,7 @@ describe('ApiClient', () => {
     expect(fetch.mock.calls.map((c) => c[0])).toEqual([
       'http://srv/api/v1/datastores/ds%201%23a',
       'http://srv/api/v1/datastores?cluster=group-p1',
-      'http://srv/api/v1/disks?limit=50&datastore=ds+1',
+      'http://srv/api/v1/disks?limit=50&datastore=ds%201',
       'http://srv/api/v1/datastores/ds1/model?kind=romano',
       'http://srv/api/v1/clusters/group-p1/recommendations?limit=5',
     ]);
@@ -123,6 +123,16 @@ describe('ApiClient', () => {
     expect(fetch.mock.calls[2][1]!.method).toBe('DELETE');
   });
 
+  it('asks the server for the capacity plan (CapacityPlanController)', async () => {
+    const paths = { paths: { '/api/v1/clusters/{clusterId}/capacity-plan': { post: {} } } };
+    const { api, fetch } = client((u) => (u.endsWith('/v3/api-docs') ? json(200, paths) : json(200, { clusterId: 'group-p1', fits: 3, count: 4, datastores: [] })));
+    const req = { workload: { oio: 4, ioSizeKB: 8, readPct: 70, randomPct: 80 }, count: 4 };
+    expect((await api.capacityPlan('group-p1', req)).fits).toBe(3);
+    expect(fetch.mock.calls[1][0]).toBe('http://srv/api/v1/clusters/group-p1/capacity-plan');
+    expect(fetch.mock.calls[1][1]!.method).toBe('POST');
+    expect(JSON.parse(String(fetch.mock.calls[1][1]!.body))).toEqual(req);
+  });
+
   it('handles 204 and empty bodies', async () => {
     const { api } = client((u) => (u.endsWith('/v3/api-docs') ? json(200, { paths: { '/api/v1/recommendations/{id}/dismiss': { post: {} } } }) : new Response(null, { status: 204 })));
     await expect(api.dismissRecommendation(3)).resolves.toBeUndefined();
@@ -170,12 +180,12 @@ describe('apiBase', () => {
 
 describe('withVmAutomation', () => {
   const list = [
-    { vmId: 'vm-1', behavior: 'manual', serviceClass: null },
+    { vmId: 'vm-1', behavior: 'manual', serviceClass: undefined },
     { vmId: 'vm-2', behavior: 'excluded', serviceClass: 'gold' },
   ];
   it('sets a VM\'s level, adding its entry when it has none', () => {
-    expect(withVmAutomation(list, 'vm-1', 'automated')).toEqual([list[1], { vmId: 'vm-1', behavior: 'automated', serviceClass: null }]);
-    expect(withVmAutomation(list, 'vm-3', 'excluded')).toEqual([...list, { vmId: 'vm-3', behavior: 'excluded', serviceClass: null }]);
+    expect(withVmAutomation(list, 'vm-1', 'automated')).toEqual([list[1], { vmId: 'vm-1', behavior: 'automated', serviceClass: undefined }]);
+    expect(withVmAutomation(list, 'vm-3', 'excluded')).toEqual([...list, { vmId: 'vm-3', behavior: 'excluded', serviceClass: undefined }]);
   });
   it('drops the entry at the default unless it keeps a service class', () => {
     expect(withVmAutomation(list, 'vm-1', 'default')).toEqual([list[1]]);

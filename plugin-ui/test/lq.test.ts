@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops, qAlpha, qMax, workloadsThatFit } from '../src/lq';
+import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops } from '../src/lq';
 
 describe('Pesto L-Q relations', () => {
   const l = { m: 0.5, c: 4 };
@@ -10,22 +10,12 @@ describe('Pesto L-Q relations', () => {
     expect(iopsAt(l, 1e6)).toBeLessThan(peakIops(l));
     expect(iopsAt(l, 1e6)).toBeGreaterThan(0.99 * peakIops(l));
   });
-  it('Q_max (Eq. 12), Q_α (Eq. 13), L_α (Eq. 9)', () => {
-    expect(qMax(l, 15)).toBe(22);
-    expect(qMax(l, 3)).toBe(0);
-    expect(qAlpha(l, 0.9)).toBeCloseTo(72);
-    // at Q_α the throughput is α of peak
-    expect(iopsAt(l, qAlpha(l, 0.8)) / peakIops(l)).toBeCloseTo(0.8);
+  it('L_α (Eq. 9): the latency at α of peak throughput', () => {
     expect(latencyAlpha(l, 0.9)).toBeCloseTo(40);
-    expect(latencyAt(l, qAlpha(l, 0.9))).toBeCloseTo(latencyAlpha(l, 0.9));
-    expect(() => qAlpha(l, 1)).toThrow(RangeError);
-  });
-  it('workloads that fit under the latency bound', () => {
-    expect(workloadsThatFit(l, 15, 4)).toBe(5);
-    expect(workloadsThatFit(l, 15, 4, 10)).toBe(3);
-    expect(workloadsThatFit(l, 15, 4, 30)).toBe(0);
-    expect(workloadsThatFit(l, 15, 5.5)).toBe(4);
-    expect(() => workloadsThatFit(l, 15, 0)).toThrow();
+    // at L_α the throughput is α of peak
+    const q = (40 - l.c) / l.m;
+    expect(iopsAt(l, q) / peakIops(l)).toBeCloseTo(0.9);
+    expect(() => latencyAlpha(l, 1)).toThrow(RangeError);
   });
   it('reads m and C from model parameters', () => {
     expect(lineOf({ m: 0.52, C: 4.1 })).toEqual({ m: 0.52, c: 4.1 });

@@ -7,12 +7,13 @@ import { parseRoute } from '../src/route';
 
 const pending: RecommendationView = {
   id: 7, vm: 'vm-1', diskKey: 2000, source: 'datastore-1', destination: 'datastore-2', reason: 'balanceDatastoreIOLoad',
-  benefit: 10, cost: 1, confidence: 0.9, state: 'PENDING', createdAt: '2026-11-26T10:00:00Z',
+  benefit: 10, cost: 1, confidence: 0.9, state: 'PENDING', createdAt: '2026-11-26T10:00:00Z', homeOnly: false,
 };
 
 function detail(state: string): RecommendationDetail {
+  // the server writes these strings as null; the generated types do not say so (README)
   return { id: 7, clusterId: 'group-p1', reasonCode: 'balanceDatastoreIOLoad', state, cancelRequested: false, faultType: null,
-    faultMessage: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: null, actions: [] };
+    faultMessage: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: null, actions: [] } as unknown as RecommendationDetail;
 }
 
 /** The recommendations page over a fake server; {@code leave} plays the app leaving the page. */

@@ -20,7 +20,8 @@ describe('routes', () => {
 describe('settings form', () => {
   const base = { storageDrsEnabled: true, modelKind: 'auto', automationLevel: 'manual', spaceThresholdPct: 80, minSpaceDifferencePct: 5, latencyThresholdMs: 15,
     ioImbalanceThreshold: 5, loadBalanceIntervalMinutes: 960, ioLoadBalanceEnabled: true, keepVmdksTogether: true,
-    ignoreAffinityForMaintenance: false, ruleAutomationLevel: 'inherit', evacuationAutomationLevel: 'inherit', congestionAlpha: 0.9, spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50 };
+    ignoreAffinityForMaintenance: false, ruleAutomationLevel: 'inherit', evacuationAutomationLevel: 'inherit', congestionAlpha: 0.9, spaceAutomationLevel: 'inherit', ioAutomationLevel: 'inherit', strategy: 'auto', spaceThresholdMode: 'utilization', freeSpaceThresholdGb: 50,
+    serviceClasses: [], vmOverrides: [] };
   const values = { storageDrsEnabled: false, modelKind: 'pesto', automationLevel: 'automated', spaceThresholdPct: '85', minSpaceDifferencePct: '5', latencyThresholdMs: '20',
     ioImbalanceThreshold: '5', loadBalanceIntervalMinutes: '480', ioLoadBalanceEnabled: false, keepVmdksTogether: true,
     ignoreAffinityForMaintenance: true, ruleAutomationLevel: 'inherit', evacuationAutomationLevel: 'manual', congestionAlpha: '0.8',
@@ -42,14 +43,15 @@ describe('settings form', () => {
 
 describe('rules page', () => {
   it('offers the VMs with a disk in the cluster, once each, by name', () => {
-    const disk = (vm: string, vmName: string, datastore: string | null) => ({ vm, vmName, diskKey: 1, file: '', sizeBytes: 1, datastore });
+    // a disk on no datastore has null on the wire; the generated types do not say so (README)
+    const disk = (vm: string, vmName: string, datastore: string | null) => ({ vm, vmName, diskKey: 1, file: '', sizeBytes: 1, datastore: datastore as string });
     const disks = [disk('vm-2', 'web', 'ds1'), disk('vm-2', 'web', 'ds2'), disk('vm-1', 'db', 'ds2'), disk('vm-3', 'other', 'dsX'), disk('vm-4', 'lost', null)];
     expect(clusterVms(disks, new Set(['ds1', 'ds2']))).toEqual([['vm-1', 'db'], ['vm-2', 'web']]);
     expect(clusterVms(disks, new Set())).toEqual([]);
   });
   it('offers for a VMDK rule the VMs with two or more disks in the cluster, with those disks only', () => {
     const disk = (vm: string, vmName: string, diskKey: number, datastore: string | null) =>
-      ({ vm, vmName, diskKey, file: `${vmName}/d${diskKey}.vmdk`, sizeBytes: 1, datastore });
+      ({ vm, vmName, diskKey, file: `${vmName}/d${diskKey}.vmdk`, sizeBytes: 1, datastore: datastore as string });
     const disks = [disk('vm-2', 'web', 1, 'ds1'), disk('vm-2', 'web', 2, 'ds2'), disk('vm-2', 'web', 3, 'dsX'),
       disk('vm-1', 'db', 1, 'ds2'), disk('vm-1', 'db', 2, null), disk('vm-3', 'app', 1, 'ds1'), disk('vm-3', 'app', 2, 'ds1')];
     expect(multiDiskVms(disks, new Set(['ds1', 'ds2']))).toEqual([

@@ -19,7 +19,7 @@ const STREAMS = [stream('vm-31', 'web', 2000, 'bulk', ['datastore-11', 'ds-a'], 
 
 describe('SLEDS settings edits', () => {
   it('a VM put in a class keeps its automation; taken out of every class with default automation, its entry goes', () => {
-    const list = [{ vmId: 'vm-1', behavior: 'manual', serviceClass: null }, { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }];
+    const list = [{ vmId: 'vm-1', behavior: 'manual', serviceClass: undefined }, { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }];
     expect(withVmServiceClass(list, 'vm-1', 'bulk')).toEqual([list[1], { vmId: 'vm-1', behavior: 'manual', serviceClass: 'bulk' }]);
     expect(withVmServiceClass(list, 'vm-2', null)).toEqual([list[0]]);
     expect(withVmServiceClass(list, 'vm-3', 'gold')).toEqual([...list, { vmId: 'vm-3', behavior: 'default', serviceClass: 'gold' }]);
@@ -35,7 +35,7 @@ describe('SLEDS settings edits', () => {
     const s = { serviceClasses: [GOLD, BULK], vmOverrides: [{ vmId: 'vm-1', behavior: 'manual', serviceClass: 'gold' },
       { vmId: 'vm-2', behavior: 'default', serviceClass: 'gold' }, { vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }] } as SettingsView;
     expect(withoutServiceClass(s, 'gold')).toEqual({ serviceClasses: [BULK],
-      vmOverrides: [{ vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }, { vmId: 'vm-1', behavior: 'manual', serviceClass: null }] });
+      vmOverrides: [{ vmId: 'vm-3', behavior: 'default', serviceClass: 'bulk' }, { vmId: 'vm-1', behavior: 'manual', serviceClass: undefined }] });
   });
 
   it('the class form names the field that is wrong', () => {

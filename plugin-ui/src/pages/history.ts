@@ -9,15 +9,12 @@ export async function historyPage(ctx: PageContext): Promise<HTMLElement> {
   if (!c) return h('div', null, pageHeader('History'), alert('info', 'No datastore cluster.'));
   const rows = await ctx.api.history(c.id);
   return h('div', { 'data-testid': 'page-history' },
-    pageHeader(`History — ${c.name}`, 'Storage DRS actions, newest first, with the measured outcome of each move where the server has it'),
+    pageHeader(`History — ${c.name}`, 'Storage DRS actions, newest first'),
     table<HistoryView>('History of actions', [
       { header: 'When', cell: (r) => f.instant(r.occurredAt) },
       { header: 'Action', cell: (r) => r.action },
       { header: 'Detail', cell: (r) => r.detail ?? '—' },
       { header: 'Recommendation', numeric: true, cell: (r) => r.recommendationId ?? '—' },
-      { header: 'Measured outcome', cell: (r) => r.outcome
-        ? `${f.ms(r.outcome.measuredBeforeMs)} → ${f.ms(r.outcome.measuredAfterMs)}${r.outcome.note ? ` (${r.outcome.note})` : ''}`
-        : h('span', { class: 'muted' }, 'not measured') },
     ], rows, 'no actions yet.', 'history-table'));
 }
 

@@ -59,21 +59,15 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
 
   const cols = (withActions: boolean) => [
     { header: 'Reason', cell: (r: RecommendationView) => h('span', { title: r.reason }, f.reason(r.reason)) },
-    { header: 'VM / disk', cell: (r: RecommendationView) => f.diskLabel(r.vm, r.diskKey, r.vmName ?? names.vm(r.vm), r.homeOnly) },
+    { header: 'VM / disk', cell: (r: RecommendationView) => f.diskLabel(r.vm, r.diskKey, names.vm(r.vm), r.homeOnly) },
     { header: 'Source → destination', cell: (r: RecommendationView) => {
-      const s = r.sourceName ?? names.datastore(r.source);
-      const d = r.destinationName ?? names.datastore(r.destination);
+      const s = names.datastore(r.source);
+      const d = names.datastore(r.destination);
       return [h('a', { href: routeHref('datastore', { cluster: c.id }, s) }, s), ' → ', h('a', { href: routeHref('datastore', { cluster: c.id }, d) }, d)];
     } },
-    { header: 'Predicted latency before → after', cell: (r: RecommendationView) => r.predicted
-      ? h('span', null,
-        `source ${f.ms(r.predicted.sourceBeforeMs)} → ${f.ms(r.predicted.sourceAfterMs)}, destination ${f.ms(r.predicted.destinationBeforeMs)} → ${f.ms(r.predicted.destinationAfterMs)}`,
-        r.predicted.intervalLowMs != null ? h('br') : null,
-        r.predicted.intervalLowMs != null ? h('span', { class: 'muted' }, `${Math.round((r.predicted.intervalLevel ?? 0.95) * 100)} % interval ${f.interval(r.predicted.intervalLowMs, r.predicted.intervalHighMs)}`) : null)
-      : h('span', { class: 'muted' }, 'not provided by this server') },
     { header: 'Benefit / cost', numeric: true, cell: (r: RecommendationView) => `${f.num(r.benefit)} / ${f.num(r.cost)}` },
     { header: 'Confidence', numeric: true, cell: (r: RecommendationView) => (r.confidence == null ? '—' : f.pct(r.confidence * 100, 0)) },
-    { header: 'Model', cell: (r: RecommendationView) => f.modelName(r.modelKind ?? c.selectedModelKind) },
+    { header: 'Model', cell: () => f.modelName(c.selectedModelKind) },
     { header: 'Created', cell: (r: RecommendationView) => f.instant(r.createdAt) },
     withActions
       ? { header: 'Actions', cell: (r: RecommendationView) => h('div', { class: 'btn-group' },

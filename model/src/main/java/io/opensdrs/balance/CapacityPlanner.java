@@ -11,8 +11,8 @@ import io.opensdrs.model.pesto.PestoQuantities;
  *   <li>throughput policy: total OIO up to Q_α = α·C/(m·(1 − α)) (Pesto Eq. 13);</li>
  *   <li>space: the disks must fit under the datastore's space threshold.</li>
  * </ul>
- * The LQ line is the datastore's Pesto model, or any other model read as a line
- * ({@link LinearizedLine}); current OIO is the sum over the disks on the datastore.
+ * The LQ line is the datastore's model read as one ({@link io.opensdrs.model.DatastoreModel#lqLine});
+ * current OIO is the sum over the disks on the datastore.
  */
 public final class CapacityPlanner {
 
@@ -28,7 +28,7 @@ public final class CapacityPlanner {
                                         double maxLatencyMs, double alpha) {
         WorkingPlacement p = new WorkingPlacement(state);
         int j = p.datastoreIndex(datastoreId);
-        PestoQuantities line = LinearizedLine.of(p.model(j));
+        PestoQuantities line = p.model(j).lqLine();
         double current = p.load(j).outstandingIos();
         double qMax = line.maxOutstandingIos(maxLatencyMs);
         double qAlpha = line.outstandingIosAtFractionOfPeak(alpha);

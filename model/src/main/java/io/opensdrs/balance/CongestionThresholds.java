@@ -21,7 +21,7 @@ public final class CongestionThresholds {
         WorkingPlacement p = new WorkingPlacement(state);
         Map<String, Double> out = new LinkedHashMap<>();
         for (int j = 0; j < p.datastoreCount(); j++) {
-            double l = LinearizedLine.of(p.model(j)).latencyAtFractionOfPeak(alpha);
+            double l = p.model(j).lqLine().latencyAtFractionOfPeak(alpha);
             out.put(p.datastoreId(j), capMs > 0 ? Math.min(l, capMs) : l);
         }
         return out;

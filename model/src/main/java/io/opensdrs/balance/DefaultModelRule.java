@@ -34,7 +34,7 @@ public final class DefaultModelRule {
             if (m == null || !m.isFitted()) {
                 continue;
             }
-            PestoQuantities line = LinearizedLine.of(m);
+            PestoQuantities line = m.lqLine();
             slope += line.slopeMsPerIo();
             intercept += line.interceptMs();
             n++;

@@ -3,7 +3,6 @@ package io.opensdrs.balance;
 import io.opensdrs.balance.basil.NormalizedLoadGreedy;
 import io.opensdrs.balance.pesto.LatencyEqualization;
 import io.opensdrs.balance.romano.MeritAnnealing;
-import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,11 +12,12 @@ import java.util.function.LongFunction;
 
 /**
  * Strategy name → factory (the factory takes the seed randomized strategies need), and the
- * default rule: {@code romano} where the cluster's models are calibrated Romano models (every
- * fitted model is a Romano model calibrated over R and X, {@link RomanoModel#isCalibrated}, and
- * at least one is fitted), else {@code pesto}. A Romano model fitted to the injector's random
- * reads alone has no measured R or X term, and Romano's strategy trusts its predictions for
- * write and sequential mixes too far: in the loop it recommended 0 or 1 moves from run to run.
+ * default rule: {@code romano} where the cluster's models are calibrated over R and X (every
+ * fitted model says {@link io.opensdrs.model.DatastoreModel#isCalibrated}, and at least one is
+ * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}. A
+ * Romano model fitted to the injector's random reads alone has no measured R or X term, and
+ * Romano's strategy trusts its predictions for write and sequential mixes too far: in the loop
+ * it recommended 0 or 1 moves from run to run.
  */
 public final class StrategyRegistry {
 
@@ -55,16 +55,16 @@ public final class StrategyRegistry {
 
     /** The default strategy name for a cluster. */
     public static String defaultName(ClusterState state) {
-        boolean anyRomano = false;
+        boolean anyCalibrated = false;
         for (DatastoreState d : state.datastores()) {
             if (d.fittedModel().isPresent()) {
-                if (!(d.model() instanceof RomanoModel romano) || !romano.isCalibrated()) {
+                if (!d.model().isCalibrated()) {
                     return LatencyEqualization.NAME;
                 }
-                anyRomano = true;
+                anyCalibrated = true;
             }
         }
-        return anyRomano ? MeritAnnealing.NAME : LatencyEqualization.NAME;
+        return anyCalibrated ? MeritAnnealing.NAME : LatencyEqualization.NAME;
     }
 
     public BalancingStrategy defaultFor(ClusterState state, long seed) {

@@ -52,8 +52,8 @@ class WorkflowTest {
         // A is at 4 + 3·20 = 64 ms; with a 10-OIO disk the default line (slope 4, intercept 4)
         // predicts 44 ms on "new", B 54 ms.
         LqSlopeModel d = DefaultModelRule.defaultModel(List.of(state.datastore("A").model(), state.datastore("B").model()));
-        assertThat(d.quantities().slopeMsPerIo()).isEqualTo(4.0);
-        assertThat(DefaultModelRule.defaultModel(List.of()).quantities().slopeMsPerIo()).isEqualTo(1.0);
+        assertThat(d.lqLine().slopeMsPerIo()).isEqualTo(4.0);
+        assertThat(DefaultModelRule.defaultModel(List.of()).lqLine().slopeMsPerIo()).isEqualTo(1.0);
         MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(state);
         assertThat(plan.moves()).isNotEmpty();
         assertThat(plan.moves().get(0).destinationDatastoreId()).isEqualTo("new");

@@ -121,6 +121,9 @@ public class SdrsProperties {
         /** Entities (VMs or hosts) per QueryPerf call. */
         @Min(1) @Max(5000)
         private int batchSize = 250;
+        /** QueryPerf calls of one read in flight at once (1: one after another). */
+        @Min(1) @Max(16)
+        private int parallelCalls = 2;
         /** Samples asked for of an entity read for the first time (after a start: the last minutes). */
         @Min(1) @Max(180)
         private int firstSamples = 15;
@@ -135,6 +138,8 @@ public class SdrsProperties {
         public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
         public int getBatchSize() { return batchSize; }
         public void setBatchSize(int batchSize) { this.batchSize = batchSize; }
+        public int getParallelCalls() { return parallelCalls; }
+        public void setParallelCalls(int parallelCalls) { this.parallelCalls = parallelCalls; }
         public int getFirstSamples() { return firstSamples; }
         public void setFirstSamples(int firstSamples) { this.firstSamples = firstSamples; }
         public Duration getMaxBackoff() { return maxBackoff; }

@@ -77,7 +77,7 @@ public final class CapturedScenario {
             chosen.append(String.format(Locale.ROOT, "%s%s = %s (%s %s%s; line within %.0f %%%s)", chosen.isEmpty() ? "" : "; ", name,
                     c.device().label(), model.path("kind").asText(), model.path("source").asText(), params(model.path("parameters")),
                     100 * c.relativeDistance(), op == null || op.testbedMs() == null ? ""
-                            : String.format(Locale.ROOT, "; of %d near lines, its disks ran at %.1f ms, server %.1f", op.shortlisted(),
+                            : String.format(Locale.ROOT, "; of %d runs of near lines and their caches, its disks ran at %.1f ms, server %.1f", op.shortlisted(),
                             op.testbedMs(), op.serverMs())));
         }
 
@@ -152,7 +152,8 @@ public final class CapturedScenario {
 
         String cluster = new Names().of(capture.path("clusterName").asText("cluster"));
         String description = header + " Devices nearest each datastore's model (injector reads at 4 and 256 KiB, OIO 2-32, "
-                + "measured in the testbed; near lines told apart by the datastore's own disks against the server's mean latency): " + chosen + ". Workloads: each disk's O, Z, R, X and think time per UTC hour "
+                + "measured in the testbed; near lines, with and without read and write-back caches, told apart by the datastore's own disks "
+                + "against the server's mean latency, runs within 5 % of the nearest by the better line): " + chosen + ". Workloads: each disk's O, Z, R, X and think time per UTC hour "
                 + "(sdrs capture).";
         if (description.length() > DESCRIPTION_MAX) {
             description = description.substring(0, DESCRIPTION_MAX - 1) + "…";

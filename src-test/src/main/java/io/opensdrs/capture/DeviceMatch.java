@@ -6,10 +6,12 @@ import io.opensdrs.model.Workload;
 import io.opensdrs.scenario.DeviceSpec;
 import io.opensdrs.testbed.device.DeviceProfile;
 import io.opensdrs.testbed.device.DeviceProfiles;
+import io.opensdrs.testbed.device.HddArrayProfile;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -62,7 +64,8 @@ public final class DeviceMatch {
      * of them: what breaks a near-tie of lines (a random-read line says nothing of RAID writes, caches or
      * sequential streams, and devices as unlike as a 7,200 and a 10,000 rpm disk draw nearly the same line).
      *
-     * @param shortlisted the candidates whose line was near enough to be run with the disks
+     * @param shortlisted how many devices were run with the disks: the candidates whose line was near enough, each also with
+     *     the cache configurations its line cannot see ({@link #cacheVariants})
      * @param testbedMs the chosen device's IO-weighted mean latency with the disks, null until run
      */
     public record OperatingPoint(List<io.opensdrs.scenario.DiskSpec> disks, double serverMs, int shortlisted, Double testbedMs) {
@@ -113,7 +116,7 @@ public final class DeviceMatch {
         }
         for (int channels : new int[]{2, 4, 8, 16}) {
             for (double us : new double[]{15, 27, 50, 100}) {
-                out.add(new Candidate(String.format(java.util.Locale.ROOT, "ssd %d channels, %.0f µs reads", channels, us),
+                out.add(new Candidate(String.format(Locale.ROOT, "ssd %d channels, %.0f µs reads", channels, us),
                         new DeviceSpec.Ssd(DeviceProfiles.INTEL_D3_S4610, channels, us, null, null)));
             }
         }
@@ -139,7 +142,8 @@ public final class DeviceMatch {
     /**
      * The same; with an operating point, the candidates whose line lies within ×1.5 (or 10 points) of the
      * best are each run with the datastore's disks (the testbed's steady-state method, as {@code sdrs
-     * testbed run}) and the one whose mean latency lies nearest the server's is chosen.
+     * testbed run}) and the one whose mean latency lies nearest the server's is chosen; of runs within
+     * {@link #OPERATING_TOLERANCE} of the nearest, the one with the best line ({@link #nearestOperatingPoint}).
      */
     public Choice choose(List<Target> targets, long capacityBytes, OperatingPoint op) {
         List<Target> usable = targets.stream().filter(t -> Double.isFinite(t.latencyMs()) && t.latencyMs() > 0).toList();
@@ -173,25 +177,88 @@ public final class DeviceMatch {
         }
         double bound = Math.max(SHORTLIST_FACTOR * Math.expm1(best.distance()), Math.expm1(best.distance()) + SHORTLIST_SLACK);
         List<Scored> shortlist = scored.stream().filter(x -> Math.expm1(x.distance()) <= bound).toList();
-        List<Future<Double>> runs = new ArrayList<>();
+        // each near line with each cache configuration its line cannot see, in line order
+        List<Scored> runs = new ArrayList<>();
         for (Scored x : shortlist) {
-            runs.add(executor.submit(() -> withDisks(x.c(), capacityBytes, op.disks())));
-        }
-        Scored chosen = best;
-        double chosenErr = Double.POSITIVE_INFINITY;
-        double chosenMs = Double.NaN;
-        for (int i = 0; i < shortlist.size(); i++) {
-            double ms = getDouble(runs.get(i));
-            double err = ms > 0 ? Math.abs(Math.log(ms / op.serverMs())) : Double.POSITIVE_INFINITY;
-            if (err < chosenErr) {
-                chosenErr = err;
-                chosen = shortlist.get(i);
-                chosenMs = ms;
+            for (Candidate v : cacheVariants(x.c())) {
+                runs.add(new Scored(v, x.distance(), x.obs()));
             }
         }
-        Scored other = chosen == best ? second : best;
+        List<Future<Double>> pending = new ArrayList<>();
+        for (Scored x : runs) {
+            pending.add(executor.submit(() -> withDisks(x.c(), capacityBytes, op.disks())));
+        }
+        double[] ms = new double[runs.size()];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = getDouble(pending.get(i));
+        }
+        int pick = nearestOperatingPoint(ms, op.serverMs());
+        Scored chosen = pick < 0 ? best : runs.get(pick);
+        double chosenMs = pick < 0 ? Double.NaN : ms[pick];
+        Scored other = chosen.c().equals(best.c()) ? second : best;
         return new Choice(chosen.c(), Math.expm1(chosen.distance()), chosen.obs(), other.c(), Math.expm1(other.distance()),
-                new OperatingPoint(op.disks(), op.serverMs(), shortlist.size(), Double.isFinite(chosenMs) ? chosenMs : null));
+                new OperatingPoint(op.disks(), op.serverMs(), runs.size(), Double.isFinite(chosenMs) ? chosenMs : null));
+    }
+
+    /** The read caches (GB) and write-back caches (MB) a near hdd-array's line is also run with: none, or the default array's. */
+    static final double[] READ_CACHES_GB = {0, 4};
+    static final double[] WRITE_CACHES_MB = {0, 512};
+
+    /**
+     * The candidate as it is, and for an hdd-array the same array with each other combination of {@link #READ_CACHES_GB}
+     * and {@link #WRITE_CACHES_MB}: the injector's random reads over the whole LUN see neither cache (a read cache of a
+     * few GB holds a fraction of a percent of a multi-TB LUN; a write cache holds no reads), so the line cannot choose
+     * them, while a datastore's own disks (writes, a log's sequential stream, a hot region) run very differently with and
+     * without them.
+     */
+    static List<Candidate> cacheVariants(Candidate c) {
+        if (!(c.spec() instanceof DeviceSpec.HddArray h)) {
+            return List.of(c);
+        }
+        HddArrayProfile p = (HddArrayProfile) DeviceProfiles.resolve(h);
+        List<Candidate> out = new ArrayList<>(List.of(c));
+        for (double rc : READ_CACHES_GB) {
+            for (double wc : WRITE_CACHES_MB) {
+                if (rc == p.readCacheGB() && wc == p.writeCacheMB()) {
+                    continue;
+                }
+                out.add(new Candidate(String.format(Locale.ROOT, "%s, %s read cache, %s write cache", c.label(),
+                        rc == 0 ? "no" : String.format(Locale.ROOT, "%.0f GB", rc),
+                        wc == 0 ? "no" : String.format(Locale.ROOT, "%.0f MB", wc)),
+                        new DeviceSpec.HddArray(h.profile(), h.disks(), h.rpm(), h.raid(), h.stripeKB(), rc, wc, h.prefetch())));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How much farther from the server's mean latency than the nearest (in |ln(testbed ÷ server)|) a near line's run with
+     * the disks may lie and still count as a tie: 0.05, about 5 %, the spread of one short steady-state sample.
+     */
+    static final double OPERATING_TOLERANCE = 0.05;
+
+    /**
+     * Which of the shortlisted candidates (sorted by line distance, nearest first) to choose from their mean latencies with
+     * the disks: of those within {@link #OPERATING_TOLERANCE} of the nearest to {@code serverMs}, the first (the best
+     * line) — runs a sample's noise apart say nothing more, and the line is the second thing the server observed;
+     * −1 when no run had IO.
+     */
+    static int nearestOperatingPoint(double[] ms, double serverMs) {
+        double[] err = new double[ms.length];
+        double bestErr = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < ms.length; i++) {
+            err[i] = ms[i] > 0 ? Math.abs(Math.log(ms[i] / serverMs)) : Double.POSITIVE_INFINITY;
+            bestErr = Math.min(bestErr, err[i]);
+        }
+        if (!Double.isFinite(bestErr)) {
+            return -1;
+        }
+        for (int i = 0; i < ms.length; i++) {
+            if (err[i] <= bestErr + OPERATING_TOLERANCE) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The candidate with the disks on it, one VM each: IO-weighted mean latency over a short steady-state run. */

@@ -153,19 +153,20 @@ public final class CaptureCommand implements Callable<Integer> {
                 DeviceMatch.OperatingPoint op = serverMs.isNumber() ? new DeviceMatch.OperatingPoint(disks, serverMs.asDouble(), 0, null) : null;
                 devices.put(d.path("name").asText(), match.choose(targets, d.path("capacityBytes").asLong(), op));
             }
-            o.printf(Locale.ROOT, "devices: %d candidates probed at OIO 2-32, 4 and 256 KiB random reads, in %.1f s%n",
+            o.printf(Locale.ROOT, "devices: %d candidates probed at OIO 2-32, 4 and 256 KiB random reads, the near ones (each also with"
+                            + " and without read and write-back caches) run with each datastore's disks, in %.1f s%n",
                     match.candidateList().size(), (System.nanoTime() - t1) / 1e9);
         } finally {
             pool.shutdownNow();
         }
-        o.printf("%-24s %-16s %-22s %-30s %8s %10s %14s %15s%n", "datastore", "model", "parameters", "testbed device", "line",
-                "shortlist", "server mean ms", "with its disks");
+        o.printf("%-24s %-18s %-22s %-54s %7s %5s %14s %15s%n", "datastore", "model", "parameters", "testbed device", "line",
+                "runs", "server mean ms", "with its disks");
         for (JsonNode d : capture.path("datastores")) {
             DeviceMatch.Choice c = devices.get(d.path("name").asText());
             JsonNode p = d.path("model").path("parameters");
             JsonNode cur = d.path("current");
             DeviceMatch.OperatingPoint op = c.operatingPoint();
-            o.printf(Locale.ROOT, "%-24s %-16s %-22s %-30s %7.1f%% %10s %14s %15s%n", d.path("name").asText(),
+            o.printf(Locale.ROOT, "%-24s %-18s %-22s %-54s %6.1f%% %5s %14s %15s%n", d.path("name").asText(),
                     d.path("model").path("kind").asText() + "/" + d.path("model").path("source").asText(),
                     p.has("m") ? String.format(Locale.ROOT, "m %.3g C %.3g", p.get("m").asDouble(), p.path("C").asDouble()) : "-",
                     c.device().label(), 100 * c.relativeDistance(), op == null ? "-" : String.valueOf(op.shortlisted()),

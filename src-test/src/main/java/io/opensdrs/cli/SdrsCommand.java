@@ -39,6 +39,8 @@ public final class SdrsCommand implements Runnable {
         CommandLine bench = root.getSubcommands().get("bench");
         bench.addSubcommand("b1", new io.opensdrs.bench.B1Command());
         bench.addSubcommand("b2", new io.opensdrs.bench.B2Command());
+        // B4v starts vcsim (src-test) and the server jar as processes
+        bench.addSubcommand("b4v", new io.opensdrs.bench.B4vCommand());
         return root
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(new CliErrors());

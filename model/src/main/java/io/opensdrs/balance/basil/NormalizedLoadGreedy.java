@@ -4,7 +4,6 @@ import io.opensdrs.balance.BalancingRun;
 import io.opensdrs.balance.BalancingStrategy;
 import io.opensdrs.balance.ClusterState;
 import io.opensdrs.balance.DatastoreState;
-import io.opensdrs.balance.LinearizedLine;
 import io.opensdrs.balance.MovableUnit;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.MovePlanBuilder;
@@ -13,14 +12,13 @@ import io.opensdrs.balance.RuleChecker;
 import io.opensdrs.balance.WorkingPlacement;
 import io.opensdrs.balance.pesto.CostBenefit;
 import io.opensdrs.model.Workload;
-import io.opensdrs.model.basil.BasilModel;
-import io.opensdrs.model.basil.BasilWorkloadMetric;
 import io.opensdrs.model.basil.DevicePerformance;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -33,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  * <p>L_i is BASIL's workload metric (numerator of Eq. 1) with the K1..K4 of a fitted BASIL
  * model in the cluster (BASIL treats them as workload constants, device independent); with no
  * BASIL model, L_i = O_i (the other factors then are the same constant for every disk).
- * P_j = 1 / LQ slope of datastore j's model, read as a line ({@link LinearizedLine}).
+ * P_j = 1 / LQ slope of datastore j's model, read as a line ({@link io.opensdrs.model.DatastoreModel#lqLine}).
  *
  * <p>Faithful to the paper, BASIL does no cost-benefit analysis: the plan shows Pesto's cost and
  * benefit for each move, but they do not filter (Pesto Table 2 measures what that costs).
@@ -66,9 +64,11 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
     /** The workload metric L_i BASIL balances with, for this cluster. */
     public static ToDoubleFunction<Workload> workloadMetric(ClusterState state) {
         for (DatastoreState d : state.datastores()) {
-            if (d.fittedModel().isPresent() && d.model() instanceof BasilModel) {
-                BasilWorkloadMetric metric = ((BasilModel) d.model()).metric();
-                return metric::of;
+            if (d.fittedModel().isPresent()) {
+                Optional<ToDoubleFunction<Workload>> metric = d.model().workloadMetric();
+                if (metric.isPresent()) {
+                    return metric.get();
+                }
             }
         }
         return Workload::outstandingIos;
@@ -78,7 +78,7 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
     public static double[] devicePerformance(WorkingPlacement p) {
         double[] perf = new double[p.datastoreCount()];
         for (int j = 0; j < perf.length; j++) {
-            perf[j] = 1 / LinearizedLine.of(p.model(j)).slopeMsPerIo();
+            perf[j] = 1 / p.model(j).lqLine().slopeMsPerIo();
         }
         return perf;
     }

@@ -2,6 +2,7 @@ package io.opensdrs.model.basil;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.OioWeightedAggregation;
@@ -11,6 +12,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * BASIL (Gulati, Kumar, Ahmad): latency L = (K1+OIO)(K2+IOsize)(K3+read%/100)(K4+random%/100)/K5
@@ -76,6 +79,16 @@ public final class BasilModel implements DatastoreModel {
         return metric;
     }
 
+    /** L_i of BASIL Eq. 1 with this fit's K1..K4, once fitted. */
+    @Override
+    public Optional<ToDoubleFunction<Workload>> workloadMetric() {
+        if (metric == null) {
+            return Optional.empty();
+        }
+        BasilWorkloadMetric fitted = metric;
+        return Optional.of(fitted::of);
+    }
+
     public double k5() {
         requireFitted();
         return k5;
@@ -98,6 +111,12 @@ public final class BasilModel implements DatastoreModel {
             o += w.outstandingIos();
         }
         return Prediction.of(o, sum / k5, null);
+    }
+
+    /** Σ L_i and Σ O kept as running sums ({@link WorkloadMetricSum}), O(1) per workload moved. */
+    @Override
+    public IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new WorkloadMetricSum(this, workloads);
     }
 
     @Override

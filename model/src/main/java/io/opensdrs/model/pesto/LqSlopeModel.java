@@ -2,10 +2,12 @@ package io.opensdrs.model.pesto;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Interval;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.OioWeightedAggregation;
+import io.opensdrs.model.OioWeightedRunningSums;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.stats.LeastSquaresFit;
 import io.opensdrs.model.stats.LineFit;
@@ -154,7 +156,7 @@ public final class LqSlopeModel implements DatastoreModel {
         Map<String, Double> parameters = new LinkedHashMap<>();
         parameters.put("m", line.slope());
         parameters.put("C", line.intercept());
-        parameters.put("peak_iops", quantities().peakIops());
+        parameters.put("peak_iops", lqLine().peakIops());
         parameters.put("run_r2", ordinary.rSquared());
         if (Double.isFinite(sizeScaleKb)) {
             parameters.put("size_scale_kb", sizeScaleKb);
@@ -186,7 +188,9 @@ public final class LqSlopeModel implements DatastoreModel {
         return factor(sizeScaleKb, ioSizeKb);
     }
 
-    public PestoQuantities quantities() {
+    /** The fitted line itself. */
+    @Override
+    public PestoQuantities lqLine() {
         requireFitted();
         return new PestoQuantities(line.slope(), line.intercept());
     }
@@ -198,6 +202,12 @@ public final class LqSlopeModel implements DatastoreModel {
     @Override
     public Workload aggregate(List<Workload> workloads) {
         return OioWeightedAggregation.aggregate(workloads);
+    }
+
+    /** The same aggregation as running sums, O(1) per workload moved. */
+    @Override
+    public IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new OioWeightedRunningSums(this, workloads);
     }
 
     @Override

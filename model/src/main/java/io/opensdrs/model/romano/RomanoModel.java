@@ -2,6 +2,7 @@ package io.opensdrs.model.romano;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.FitSummary;
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Interval;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
@@ -135,6 +136,7 @@ public final class RomanoModel implements DatastoreModel {
      * {@link #CALIBRATION_SPREAD} of each range), not only the injector's random reads: only then
      * are the model's R and X terms measured rather than absent.
      */
+    @Override
     public boolean isCalibrated() {
         return fit != null && calibrated;
     }
@@ -180,6 +182,12 @@ public final class RomanoModel implements DatastoreModel {
     public Workload aggregate(List<Workload> workloads) {
         // Romano Eq. 24 weighs by T (§4.2).
         return RomanoAggregation.aggregate(workloads, this::throughput);
+    }
+
+    /** Eq. 24 folded incrementally ({@link RomanoFold}): O(1) to add a workload, O(n) to remove one. */
+    @Override
+    public IncrementalAggregation incrementalAggregation(Workload[] workloads) {
+        return new RomanoFold(this, workloads);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.opensdrs.model.basil;
 
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Workload;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,38 @@ class BasilModelTest {
         for (Observation o : grid(new Random(3), 0)) {
             assertThat(model.predict(o.workload()).latencyMs()).isCloseTo(o.latencyMs(), within(0.05 * o.latencyMs()));
         }
+    }
+
+    /** The running metric sum a balancer moves disks with predicts Σ L_i / K5 of the disks it holds. */
+    @Test
+    void theRunningMetricSumAgreesWithTheModel() {
+        BasilModel model = new BasilModel();
+        model.fit(grid(new Random(1), 0));
+        Workload[] disks = {new Workload(4, 8, 1, 1), new Workload(8, 64, 0, 0), new Workload(2, 16, 0.5, 0.25)};
+        IncrementalAggregation sum = model.incrementalAggregation(disks);
+        assertThat(sum).isInstanceOf(WorkloadMetricSum.class);
+        sum.change(new int[] {0, 1}, new int[0]);
+        IncrementalAggregation before = sum.copy();
+        sum.change(new int[] {2}, new int[] {0});
+        double expected = model.predict(List.of(disks[1], disks[2])).latencyMs();
+        assertThat(sum.predict(new int[0], new int[0], null).latencyMs()).isCloseTo(expected, within(1e-9 * expected));
+        assertThat(sum.outstandingIos()).isEqualTo(10);
+        double both = model.predict(List.of(disks[0], disks[1])).latencyMs();
+        assertThat(before.predict(new int[0], new int[0], null).latencyMs()).isCloseTo(both, within(1e-9 * both));
+        double extra = model.predict(List.of(disks[1], disks[0])).latencyMs();
+        assertThat(before.predict(new int[0], new int[] {0}, disks[0]).latencyMs()).isCloseTo(extra, within(1e-9 * extra));
+    }
+
+    /** What a balancer balances with BASIL: the fitted L_i, which no other model offers. */
+    @Test
+    void theFittedModelOffersItsWorkloadMetric() {
+        BasilModel model = new BasilModel();
+        assertThat(model.workloadMetric()).isEmpty();
+        model.fit(grid(new Random(1), 0));
+        Workload w = new Workload(4, 8, 1, 0.5);
+        assertThat(model.workloadMetric()).isPresent();
+        assertThat(model.workloadMetric().get().applyAsDouble(w)).isCloseTo(TRUE_METRIC.of(w), within(1e-9 * TRUE_METRIC.of(w)));
+        assertThat(io.opensdrs.model.pesto.LqSlopeModel.of(0.5, 3).workloadMetric()).isEmpty();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.opensdrs.model.pesto;
 
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Observation;
+import io.opensdrs.model.OioWeightedRunningSums;
 import io.opensdrs.model.Workload;
 import org.junit.jupiter.api.Test;
 
@@ -113,6 +115,28 @@ class LqSlopeModelTest {
         assertThat(model.sizeScaleKb()).isInfinite();
         assertThat(model.predict(new Workload(8, 1024, 1, 1)).latencyMs()).isCloseTo(M * 8 + C, within(1e-9));
         assertThat(new LqSlopeModel().fit(injectorRun(new Random(1), 0.05, 2)).parameters()).doesNotContainKey("size_scale_kb");
+    }
+
+    /** The running sums a balancer moves disks with predict what the model predicts for the disks aggregated. */
+    @Test
+    void theRunningSumsAgreeWithTheModelsAggregation() {
+        LqSlopeModel model = LqSlopeModel.of(M, C, 16);
+        Random rnd = new Random(7);
+        Workload[] disks = new Workload[6];
+        for (int i = 0; i < disks.length; i++) {
+            disks[i] = new Workload(1 + rnd.nextInt(16), new double[] {4, 64, 256}[rnd.nextInt(3)], rnd.nextDouble(), rnd.nextDouble());
+        }
+        IncrementalAggregation sums = model.incrementalAggregation(disks);
+        assertThat(sums).isInstanceOf(OioWeightedRunningSums.class);
+        sums.change(new int[] {0, 1, 2, 3}, new int[0]);
+        IncrementalAggregation before = sums.copy();
+        sums.change(new int[] {4}, new int[] {1});
+        double expected = model.predict(List.of(disks[0], disks[2], disks[3], disks[4])).latencyMs();
+        assertThat(sums.predict(new int[0], new int[0], null).latencyMs()).isCloseTo(expected, within(1e-9 * expected));
+        assertThat(sums.outstandingIos()).isCloseTo(disks[0].outstandingIos() + disks[2].outstandingIos()
+                + disks[3].outstandingIos() + disks[4].outstandingIos(), within(1e-9));
+        double moved = model.predict(List.of(disks[0], disks[1], disks[3], disks[5], disks[4])).latencyMs();
+        assertThat(before.predict(new int[] {5}, new int[] {2}, disks[4]).latencyMs()).isCloseTo(moved, within(1e-9 * moved));
     }
 
     @Test

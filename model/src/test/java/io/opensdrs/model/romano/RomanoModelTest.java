@@ -1,5 +1,6 @@
 package io.opensdrs.model.romano;
 
+import io.opensdrs.model.IncrementalAggregation;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
@@ -173,7 +174,7 @@ class RomanoModelTest {
         return l;
     }
 
-    /** The balancer's incremental fold (DatastoreLoad) aggregates a datastore's disks exactly as the model's Eq. 24 does. */
+    /** The incremental fold a balancer moves disks with aggregates a datastore's disks exactly as the model's Eq. 24 does. */
     @Test
     void theBalancersIncrementalFoldAgreesWithTheModelsAggregation() {
         Random rnd = new Random(5);
@@ -184,11 +185,12 @@ class RomanoModelTest {
             disks[i] = new Workload(1 + rnd.nextInt(16), new double[] {4, 8, 64, 256, 1024}[rnd.nextInt(5)],
                     rnd.nextDouble(), rnd.nextDouble());
         }
-        io.opensdrs.balance.DatastoreLoad load = io.opensdrs.balance.DatastoreLoad.of(model, disks, new int[] {0, 1, 2, 3, 4});
-        double folded = load.current().latencyMs();
+        IncrementalAggregation load = model.incrementalAggregation(disks);
+        load.change(new int[] {0, 1, 2, 3, 4}, new int[0]);
+        double folded = load.predict(new int[0], new int[0], null).latencyMs();
         double aggregated = model.predict(model.aggregate(List.of(disks[0], disks[1], disks[2], disks[3], disks[4]))).latencyMs();
         assertThat(folded).isCloseTo(aggregated, within(1e-6 * Math.abs(aggregated)));
-        double moved = load.predictWith(new int[] {5, 6}, new int[] {1}, null).latencyMs();
+        double moved = load.predict(new int[] {5, 6}, new int[] {1}, null).latencyMs();
         double expected = model.predict(model.aggregate(List.of(disks[0], disks[2], disks[3], disks[4], disks[5], disks[6])))
                 .latencyMs();
         assertThat(moved).isCloseTo(expected, within(1e-6 * Math.abs(expected)));

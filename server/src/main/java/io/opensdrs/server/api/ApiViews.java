@@ -104,8 +104,10 @@ public final class ApiViews {
      * How a cluster's IO statistics are read: from vCenter's realtime performance counters, the newest
      * sample read, the last read, and what went wrong reading them.
      */
+    /** lastReadVms: running VMs the last read asked vCenter about; lastReadWindows: disk windows it stored. */
     public record StatisticsView(String source, int intervalSeconds, String lastReadAt, long lastReadMillis,
-                                 String newestSample, String nextReadIn, String lastFailure, List<StatisticsFaultView> faults) {
+                                 int lastReadVms, int lastReadWindows, String newestSample, String nextReadIn,
+                                 String lastFailure, List<StatisticsFaultView> faults) {
     }
 
     public record StatisticsFaultView(String kind, String subject, String detail, String firstSeen, String lastSeen,
@@ -113,5 +115,9 @@ public final class ApiViews {
     }
 
     public record SnapshotView(String metric, long windowSeconds, double p50, double p70, double p90, long samples, String takenAt) {
+    }
+
+    /** The model kind the cluster is configured with, the kind in use, and each kind's held-out mean absolute error in ms. */
+    public record ModelSelectionView(String configured, String selected, Map<String, Double> heldOutMeanAbsErrorMs) {
     }
 }

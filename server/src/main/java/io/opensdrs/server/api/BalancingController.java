@@ -62,7 +62,7 @@ public class BalancingController {
             @NotNull @DecimalMin(value = "0.0", inclusive = false) @DecimalMax("4096") Double ioSizeKB,
             @NotNull @DecimalMin("0.0") @DecimalMax("100") Double readPct,
             @NotNull @DecimalMin("0.0") @DecimalMax("100") Double randomPct) {
-        Workload toWorkload() {
+        public Workload toWorkload() {
             return new Workload(oio, ioSizeKB, readPct / 100, randomPct / 100);
         }
     }

@@ -298,12 +298,11 @@ public class ClustersController {
 
     @GetMapping("/{clusterId}/model-selection")
     @Operation(summary = "Held-out mean absolute error per model kind over the cluster's datastores, and the kind in use")
-    public Map<String, Object> modelSelection(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
+    public ApiViews.ModelSelectionView modelSelection(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         queries.cluster(clusterId);
         List<String> members = queries.datastoreNamesOf(clusterId);
         String configured = queries.settings(clusterId).getModelKind();
-        return Map.of("configured", configured, "selected", models.selectKind(configured, members),
-                "heldOutMeanAbsErrorMs", models.heldOutError(members));
+        return new ApiViews.ModelSelectionView(configured, models.selectKind(configured, members), models.heldOutError(members));
     }
 
     @GetMapping("/{clusterId}/recommendations")

@@ -40,7 +40,7 @@ public class StatisticsController {
         queries.cluster(clusterId);
         VCenterStatistics.Status s = statistics.status();
         return new ApiViews.StatisticsView("vcenter", VCenterStatistics.INTERVAL_SECONDS, text(s.readAt()), s.readMillis(),
-                text(s.newestSample()), s.nextReadIn() == null ? null : s.nextReadIn().toString(), s.lastFailure(),
+                s.vmsRead(), s.windowsStored(), text(s.newestSample()), s.nextReadIn() == null ? null : s.nextReadIn().toString(), s.lastFailure(),
                 faults.of(clusterId, Instant.now().minus(RESOLVED_SHOWN)).stream()
                         .map(f -> new ApiViews.StatisticsFaultView(f.kind(), f.subject(), f.detail(), f.firstSeen().toString(),
                                 f.lastSeen().toString(), f.occurrences(), f.active(), text(f.resolvedAt())))

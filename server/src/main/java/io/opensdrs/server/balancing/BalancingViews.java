@@ -4,6 +4,8 @@ import io.opensdrs.balance.DatastoreForecast;
 import io.opensdrs.balance.Estimate;
 import io.opensdrs.balance.Fault;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import java.util.List;
 
 /** Response shapes of the balancing endpoints (and the explanation stored with each recommendation). */
@@ -12,7 +14,8 @@ public final class BalancingViews {
     private BalancingViews() {
     }
 
-    /** An engine fault: what could not be done, to what, and why (SPEC §4). */
+    /** An engine fault: what could not be done, to what, and why (SPEC §4). Named apart from the API's stored fault. */
+    @Schema(name = "EngineFaultView")
     public record FaultView(String vmId, String diskId, String datastoreId, String reasonCode, String message) {
         static FaultView of(Fault f) {
             return new FaultView(f.vmId(), f.diskId(), f.datastoreId(), f.reason() == null ? null : f.reason().wireName(), f.message());
@@ -119,5 +122,22 @@ public final class BalancingViews {
     public record CapacityView(String datastore, String datastoreId, String model, double currentOutstandingIos, double qMax,
                                double qAlpha, long disksThatFit, long byLatency, long byThroughput, long bySpace, double lAlpha,
                                double alpha, double latencyMs) {
+    }
+
+    /**
+     * Pesto §5.5 capacity planning of a whole cluster for {@code count} workloads alike: {@code fits} of them fit
+     * (the sum over the datastores), with the latency threshold, α and disk size each was planned with.
+     */
+    public record CapacityPlanView(String clusterId, double latencyThresholdMs, double alpha, double sizeGbEach, int count, long fits,
+                                   boolean allFit, List<DatastoreCapacityView> datastores) {
+    }
+
+    /**
+     * One datastore's share of a capacity plan: Q_max (Pesto Eq. 12), Q_α (Eq. 13), its current outstanding IOs, how many
+     * more workloads each limit allows ({@code bySpace} null when the workloads take no space) and the least of them,
+     * {@code fits} (0 for a datastore that takes no disks, such as one in maintenance mode).
+     */
+    public record DatastoreCapacityView(String datastoreId, String datastore, String model, double currentOutstandingIos, double qMax,
+                                        double qAlpha, long byLatency, long byThroughput, Long bySpace, long fits) {
     }
 }

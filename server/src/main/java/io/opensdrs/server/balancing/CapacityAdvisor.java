@@ -11,6 +11,9 @@ import io.opensdrs.server.api.NotFoundException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Pesto §5.5 capacity planning for one datastore: Q_max (Eq. 12) for a latency bound, Q_α
  * (Eq. 13) for a fraction of peak throughput, how many more disks of a workload fit (the least of
@@ -51,6 +54,35 @@ public class CapacityAdvisor {
         double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds[0]);
         return new BalancingViews.CapacityView(datastoreName, ds[0], a.modelSource().get(ds[0]), c.currentOutstandingIos(), c.qMax(),
                 c.qAlpha(), c.more(), c.moreByLatency(), c.moreByThroughput(), c.moreBySpace(), lAlpha, a2, lMax);
+    }
+
+    /**
+     * Pesto §5.5 for every datastore of the cluster at once: how many of {@code count} workloads like {@code each}
+     * fit, each datastore limited by Q_max at the cluster's IO latency threshold (Eq. 12), Q_α at its congestion α
+     * (Eq. 13) and its space threshold, from the cluster's current models and load. {@code sizeGb} null: the
+     * cluster's average disk size.
+     */
+    public BalancingViews.CapacityPlanView plan(String clusterId, Workload each, Double sizeGb, int count) {
+        ClusterStateAssembler.Assembled a = assembler.assemble(clusterId);
+        ClusterState state = a.state();
+        double size = sizeGb != null ? sizeGb : averageDiskGb(state);
+        double lMax = state.settings().ioLatencyThresholdMs();
+        double alpha = policies.settings(clusterId).getCongestionAlpha();
+        List<BalancingViews.DatastoreCapacityView> rows = new ArrayList<>();
+        long fits = 0;
+        for (String id : a.datastores().keySet()) {
+            CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, id, each, size, lMax, alpha);
+            rows.add(new BalancingViews.DatastoreCapacityView(id, a.datastoreName(id), a.modelSource().get(id), c.currentOutstandingIos(),
+                    c.qMax(), c.qAlpha(), c.moreByLatency(), c.moreByThroughput(),
+                    c.moreBySpace() == Long.MAX_VALUE ? null : c.moreBySpace(), c.more()));
+            fits = saturatedAdd(fits, c.more());
+        }
+        return new BalancingViews.CapacityPlanView(clusterId, lMax, alpha, size, count, fits, fits >= count, rows);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long s = a + b;
+        return ((a ^ s) & (b ^ s)) < 0 ? Long.MAX_VALUE : s;
     }
 
     static double averageDiskGb(ClusterState state) {

@@ -1,6 +1,7 @@
 package io.opensdrs.server.migration;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -63,6 +64,7 @@ public class MigrationController {
         }
     }
 
+    @Schema(name = "RecommendationDetail")
     public record RecommendationView(long id, String clusterId, String reasonCode, String state, boolean cancelRequested,
                                      String faultType, String faultMessage, Instant createdAt, Instant updatedAt,
                                      List<ActionView> actions) {

@@ -7,11 +7,11 @@ import java.util.Arrays;
  * as Pesto §5.2 keeps its workload percentiles: five markers per quantile, constant memory, no
  * stored history.
  *
- * <p>Why not the model module's {@code PercentileTracker} (Commons Math {@code PSquarePercentile})?
- * The server folds every sample into 144 quantile estimators (2 scopes × 2 windows × 2 panes ×
- * 6 metrics × 3 quantiles) and must sustain 150,000 samples/s (B4); {@code PSquarePercentile}
- * keeps its markers as objects in lists and allocates per increment. This class keeps all markers
- * of all quantiles of all streams in flat arrays and allocates nothing per sample.
+ * <p>Why not Commons Math's {@code PSquarePercentile}: the server folds every disk's window into
+ * many estimators at once (scopes × windows × panes × metrics × quantiles), and
+ * {@code PSquarePercentile} keeps its markers as objects in lists and allocates per increment.
+ * This class keeps all markers of all quantiles of all streams in flat arrays and allocates
+ * nothing per sample. It is the project's one P² implementation.
  *
  * <p>Why several streams in one object: a subject's six metrics arrive together, one value each
  * per sample, so their estimators always have the same count; P²'s desired marker positions

@@ -47,21 +47,29 @@ public class RawSampleStore {
 
     /**
      * The disk's newest stored windows, newest first: at most {@code limit}, found in the newest
-     * {@code batches} batches of the source.
+     * {@code batches} batches of the source. The batches are read newest first and the reading stops
+     * once {@code limit} windows are found: a source's batches hold each disk's windows in the order of
+     * their time (the ingestion stores a disk's window only when it is newer than the disk's newest,
+     * {@link DiskWindowIngestion}). Each batch of vCenter's counters holds every disk's window (9,000 in
+     * B4v, about a megabyte): decoding the newest 24 for one disk cost a quarter of a second of CPU.
      */
     public java.util.List<DiskWindowStats> recentWindows(String source, String vm, int diskKey, int limit, int batches) {
-        java.util.List<DiskWindowStats> found = new java.util.ArrayList<>();
-        jdbc.query("SELECT payload FROM sample_batch WHERE agent_id = ? ORDER BY id DESC FETCH FIRST " + batches + " ROWS ONLY",
+        java.util.List<DiskWindowStats> found = jdbc.query(
+                "SELECT payload FROM sample_batch WHERE agent_id = ? ORDER BY id DESC FETCH FIRST " + batches + " ROWS ONLY",
                 rs -> {
-                    try {
-                        for (DiskWindowStats s : DiskStatsBatch.parseFrom(rs.getBytes(1)).getSamplesList()) {
-                            if (s.getVm().equals(vm) && s.getDiskKey() == diskKey) {
-                                found.add(s);
+                    java.util.List<DiskWindowStats> list = new java.util.ArrayList<>();
+                    while (list.size() < limit && rs.next()) {
+                        try {
+                            for (DiskWindowStats s : DiskStatsBatch.parseFrom(rs.getBytes(1)).getSamplesList()) {
+                                if (s.getVm().equals(vm) && s.getDiskKey() == diskKey) {
+                                    list.add(s);
+                                }
                             }
+                        } catch (InvalidProtocolBufferException e) {
+                            throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
                         }
-                    } catch (InvalidProtocolBufferException e) {
-                        throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
                     }
+                    return list;
                 }, source);
         found.sort(java.util.Comparator.comparingLong(DiskWindowStats::getWindowStartMs).reversed());
         return found.subList(0, Math.min(limit, found.size()));

@@ -137,8 +137,23 @@ public final class Vim25VSphereClient implements VSphereClient {
             if (updates == null) {
                 return Optional.empty();
             }
-            version = updates.version;
-            return assembler.apply(updates) ? Optional.of(assembler.snapshot(version)) : Optional.empty();
+            boolean changed = false;
+            // vCenter returns at most maxObjectUpdates objects per call (100 by default, and its policy
+            // may cap a larger ask): a truncated set is the first page of the change, and the rest comes
+            // from calling again at once with the version it gave. A snapshot of the first page alone was
+            // an inventory of 100 objects, which later incremental syncs grew by 100 at a time.
+            while (true) {
+                version = updates.version;
+                changed |= assembler.apply(updates);
+                if (!Boolean.TRUE.equals(updates.truncated)) {
+                    break;
+                }
+                updates = vim.waitForUpdatesEx(collector, version, 0);
+                if (updates == null) {
+                    break;
+                }
+            }
+            return changed ? Optional.of(assembler.snapshot(version)) : Optional.empty();
         }
 
         @Override

@@ -813,6 +813,69 @@ abstract class BalancingIntegrationSuite {
         }
     }
 
+    // ------------------------------------------------------------------ capacity planner
+
+    @Autowired io.opensdrs.server.models.DatastoreModels models;
+
+    @Test
+    @Order(18)
+    void theCapacityPlanAnswersPerDatastoreFromTheClustersModelsAndRefusesBadInputNamingTheField() throws Exception {
+        syncCrowded("cap1");
+        Map<String, Object> s = settings("manual");
+        s.put("modelKind", "pesto");
+        call(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", s, 200);
+        // ds-b (2000 GB, 200 used, no disks) gets its own L-Q line m = 0.2, C = 0.5
+        models.recordInjectorResult("agent-capacity", 1, injectorRun("ds-b", 0.2, 0.5));
+        String path = "/api/v1/clusters/group-p1/capacity-plan";
+        JsonNode plan = call(HttpMethod.POST, path,
+                "{\"workload\": {\"oio\": 4, \"ioSizeKB\": 8, \"readPct\": 70, \"randomPct\": 80}, \"count\": 6, \"sizeGB\": 100}", 200);
+        assertThat(plan.get("latencyThresholdMs").asDouble()).isEqualTo(15);
+        assertThat(plan.get("alpha").asDouble()).isEqualTo(0.9);
+        Map<String, JsonNode> byName = new TreeMap<>();
+        plan.get("datastores").forEach(d -> byName.put(d.get("datastore").asText(), d));
+        assertThat(byName).containsOnlyKeys("ds-a", "ds-b");
+        JsonNode b = byName.get("ds-b");
+        assertThat(b.get("model").asText()).isEqualTo("pesto");
+        // Pesto Eq. 12: (15 − 0.5)/0.2; Eq. 13: 0.9·0.5/(0.2·0.1)
+        assertThat(b.get("qMax").asDouble()).isCloseTo(72.5, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(b.get("qAlpha").asDouble()).isCloseTo(22.5, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(b.get("byLatency").asLong()).isEqualTo(18);
+        assertThat(b.get("byThroughput").asLong()).isEqualTo(5);
+        // 80 % of 2000 GB less the 200 GB used, in 100-GB workloads
+        assertThat(b.get("bySpace").asLong()).isEqualTo(14);
+        assertThat(b.get("fits").asLong()).isEqualTo(5);
+        // ds-a is above its space threshold: nothing more fits there
+        assertThat(byName.get("ds-a").get("bySpace").asLong()).isZero();
+        assertThat(byName.get("ds-a").get("fits").asLong()).isZero();
+        assertThat(plan.get("fits").asLong()).isEqualTo(5);
+        assertThat(plan.get("count").asInt()).isEqualTo(6);
+        assertThat(plan.get("allFit").asBoolean()).isFalse();
+        // without a size: the cluster's average disk ((150 + 100 + 300)/3 GB)
+        JsonNode average = call(HttpMethod.POST, path, "{\"workload\": {\"oio\": 4, \"ioSizeKB\": 8, \"readPct\": 70, \"randomPct\": 80}, \"count\": 5}", 200);
+        assertThat(average.get("sizeGbEach").asDouble()).isCloseTo(550.0 / 3, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(average.get("allFit").asBoolean()).isTrue();
+
+        Map<String, Object> before = fingerprint();
+        String workload = "\"workload\": {\"oio\": 4, \"ioSizeKB\": 8, \"readPct\": 70, \"randomPct\": 80}";
+        String[][] cases = {
+                {path, "{" + workload + ", \"count\": 0}", "count"},
+                {path, "{" + workload + "}", "count"},
+                {path, "{\"count\": 3}", "workload"},
+                {path, "{" + workload.replace("\"readPct\": 70", "\"readPct\": 101") + ", \"count\": 3}", "workload.readPct"},
+                {path, "{" + workload.replace("\"oio\": 4", "\"oio\": 0") + ", \"count\": 3}", "workload.oio"},
+                {path, "{" + workload + ", \"count\": 3, \"sizeGB\": -1}", "sizeGB"},
+                {path, "{" + workload + ", \"count\": \"many\"}", "count"},
+                {"/api/v1/clusters/bad!id/capacity-plan", "{" + workload + ", \"count\": 3}", "clusterId"},
+        };
+        for (String[] c : cases) {
+            JsonNode problem = call(HttpMethod.POST, c[0], c[1], 400);
+            assertThat(problem.path("field").asText()).as(c[1] + " -> " + problem).isEqualTo(c[2]);
+        }
+        assertThat(call(HttpMethod.POST, "/api/v1/clusters/group-p999/capacity-plan", "{" + workload + ", \"count\": 3}", 404)
+                .path("detail").asText()).contains("no datastore cluster group-p999");
+        assertThat(fingerprint()).isEqualTo(before);
+    }
+
     // ------------------------------------------------------------------ Storage DRS turned off
 
     long pendingWithReason(String reasonCode) {

@@ -236,6 +236,31 @@ class Vim25VSphereClientStockVcsimTest {
         }
     }
 
+    /**
+     * vCenter (and the simulator, as vCenter does) hands out at most 100 object updates per
+     * WaitForUpdatesEx and marks the set truncated: the watch's first change must still be the whole
+     * inventory, not its first 100 objects (a 3,000-VM world was read 100 objects per sync).
+     */
+    @Test
+    void aWatchReadsAnInventoryLargerThanOnePageOfUpdates() throws Exception {
+        try (VcsimProcess big = VcsimProcess.start(GoTool.binary("vcsim"), "-vm", "60", "-username", "sdrs",
+                "-password", "sdrs-pass");
+             Vim25VSphereClient c = Vim25VSphereClient.login(big.insecureConnection());
+             VSphereClient.InventoryWatch watch = c.watchInventory()) {
+            InventorySnapshot viaWatch = watch.awaitChange(Duration.ofSeconds(10)).orElseThrow();
+            InventorySnapshot retrieved = c.inventory();
+            assertThat(retrieved.vms()).as("more VMs than one page of updates").hasSizeGreaterThan(100);
+            assertThat(viaWatch.vms()).extracting(InventorySnapshot.Vm::id)
+                    .containsExactlyInAnyOrderElementsOf(retrieved.vms().stream().map(InventorySnapshot.Vm::id).toList());
+            assertThat(viaWatch.hosts()).extracting(InventorySnapshot.Host::id)
+                    .containsExactlyInAnyOrderElementsOf(retrieved.hosts().stream().map(InventorySnapshot.Host::id).toList());
+            assertThat(viaWatch.datastores()).extracting(InventorySnapshot.Datastore::id)
+                    .containsExactlyInAnyOrderElementsOf(retrieved.datastores().stream().map(InventorySnapshot.Datastore::id).toList());
+            assertThat(big.govc("find", "/", "-type", "m").lines().count()).isEqualTo(viaWatch.vms().size());
+            assertThat(watch.awaitChange(Duration.ZERO)).as("nothing left over: nothing changed since").isEmpty();
+        }
+    }
+
     @Test
     void storagePodMembershipFollowsMovesIntoTheDatastoreCluster() throws Exception {
         assertThat(client.inventory().datastoreNamed("LocalDS_2").orElseThrow().storagePodId()).isNull();

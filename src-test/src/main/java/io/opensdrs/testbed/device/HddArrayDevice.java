@@ -33,6 +33,7 @@ public final class HddArrayDevice implements StorageDevice {
     private final int destageLimit;
     private int destaging;
     private double dirtyBytes;
+    private double writtenToCache;
     private int outstanding;
 
     public HddArrayDevice(Simulation sim, HddArrayProfile profile, long capacityBytes, long seed) {
@@ -84,6 +85,12 @@ public final class HddArrayDevice implements StorageDevice {
     @Override
     public int outstanding() {
         return outstanding;
+    }
+
+    @Override
+    public Caches caches() {
+        return new Caches(writeCacheBytes, dirtyBytes, writtenToCache, readCache == null ? 0 : (double) readCacheLines * LINE,
+                readCache == null ? 0 : (double) readCache.size() * LINE);
     }
 
     public HddArrayProfile profile() {
@@ -171,6 +178,7 @@ public final class HddArrayDevice implements StorageDevice {
 
     private void acceptIntoCache(IoRequest io) {
         dirtyBytes += io.sizeBytes();
+        writtenToCache += io.sizeBytes();
         finish(io, sim.now() + cacheServiceMs(io));
         destageQueue.add(io);
         destageNext();

@@ -27,6 +27,7 @@ public final class SsdDevice implements StorageDevice {
     private final ArrayDeque<IoRequest> frontQueue = new ArrayDeque<>();
     private boolean frontEndBusy;
     private double dirtyBytes;
+    private double writtenToCache;
     private int outstanding;
 
     public SsdDevice(Simulation sim, SsdProfile profile, long capacityBytes) {
@@ -52,6 +53,11 @@ public final class SsdDevice implements StorageDevice {
     @Override
     public int outstanding() {
         return outstanding;
+    }
+
+    @Override
+    public Caches caches() {
+        return new Caches(writeCacheBytes, dirtyBytes, writtenToCache, 0, 0);
     }
 
     public SsdProfile profile() {
@@ -127,6 +133,7 @@ public final class SsdDevice implements StorageDevice {
 
     private void acceptIntoCache(IoRequest io) {
         dirtyBytes += io.sizeBytes();
+        writtenToCache += io.sizeBytes();
         // Programming under a nearly full cache means garbage collection is running.
         double wa = dirtyBytes > 0.9 * writeCacheBytes ? p.writeAmplification() : 1.0;
         finish(io);

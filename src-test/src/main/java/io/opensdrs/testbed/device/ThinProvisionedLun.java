@@ -64,6 +64,11 @@ public final class ThinProvisionedLun implements StorageDevice {
     }
 
     @Override
+    public Caches caches() {
+        return backing.caches();
+    }
+
+    @Override
     public void submit(IoRequest io) {
         if (Double.isNaN(io.submittedAt())) {
             io.submittedAt(sim.now());

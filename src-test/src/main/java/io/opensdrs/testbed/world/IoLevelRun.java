@@ -182,6 +182,11 @@ public final class IoLevelRun extends WorldRun {
         public int outstanding() {
             return inner.outstanding();
         }
+
+        @Override
+        public Caches caches() {
+            return inner.caches();
+        }
     }
 
     /**

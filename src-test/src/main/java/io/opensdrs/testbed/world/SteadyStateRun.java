@@ -26,6 +26,20 @@ import java.util.Map;
  * window until that changes (a phase boundary, an event, a relocation starting or ending).
  * The sample is the same mechanistic device, not a formula; the agreement with
  * {@link IoLevelRun} on steady-state mean latency is tested (within 5 %).
+ *
+ * <p><b>Caches.</b> A device with caches is not in its steady state while they fill. A write-back
+ * cache acknowledges writes at controller speed until it is full, and from then on every write waits
+ * for the media (on a RAID-5, a read-modify-write of four disk IOs): filling hundreds of MB takes
+ * tens of seconds of a write-heavy mix, far longer than the 2-s warm-up, so a sample taken then
+ * measures the filling cache, several times faster than the same device IO by IO over an hour.
+ * Once full, the cache still holds the writes it took at controller speed (for a log, sequential
+ * writes, cheap to destage) and reaches its steady mix only when all of them have been destaged,
+ * after it has taken its room's worth of writes again. A read cache evicts nothing until it is full,
+ * so a workload whose data does not fit hits more (or, beside a sequential stream, less) until then.
+ * So the warm-up goes on, in steps of {@link #CACHE_STEP_MS}: a write cache that filled
+ * ({@link #CACHE_FULL}) until it has taken its room's worth of writes since, one that did not and a read
+ * cache while they still grow by more than {@link #CACHE_RISE} of their room in a step and are not full;
+ * for at most {@link #MAX_WARMUP_MS}.
  */
 public final class SteadyStateRun extends WorldRun {
     /** Simulated warm-up before a sample is measured, ms. */
@@ -35,6 +49,14 @@ public final class SteadyStateRun extends WorldRun {
     /** ... or this much simulated time, whichever comes first (but not before MIN_SAMPLE_MS). */
     static final double MAX_SAMPLE_MS = 60_000;
     static final double MIN_SAMPLE_MS = 3_000;
+    /** Steps of the warm-up while a cache fills, ms. */
+    static final double CACHE_STEP_MS = 5_000;
+    /** A cache that grew by less than this share of its room in a step is settled ... */
+    static final double CACHE_RISE = 0.01;
+    /** ... and so is one this full. */
+    static final double CACHE_FULL = 0.95;
+    /** The longest warm-up, ms (a cache filling more slowly than 1 % in 5 s counts as settled). */
+    static final double MAX_WARMUP_MS = 600_000;
 
     private final Map<String, List<DiskWindow>> samples = new HashMap<>();
     private int samplesTaken;
@@ -141,6 +163,7 @@ public final class SteadyStateRun extends WorldRun {
             }, seed * 7919 + s.id().hashCode()).start();
         }
         sim.runUntil(WARMUP_MS);
+        warmUpCaches(sim, device);
         for (WindowAccumulator a : accs) {
             a.close(sim.now(), ds.name());
         }
@@ -158,5 +181,55 @@ public final class SteadyStateRun extends WorldRun {
             out.add(a.close(sim.now(), ds.name()));
         }
         return out;
+    }
+
+    /**
+     * Runs on until the device's caches are in their steady state (class comment): a write-back cache that
+     * filled until its content has been renewed once, one that did not once it stops growing; a read cache
+     * once it is full or stops growing.
+     */
+    static void warmUpCaches(Simulation sim, StorageDevice device) {
+        StorageDevice.Caches c = device.caches();
+        if (!(c.writeRoom() > 0) && !(c.readRoom() > 0)) {
+            return;
+        }
+        double renewedAt = Double.NaN; // bytes written into the write cache at which its content has been renewed
+        while (sim.now() < MAX_WARMUP_MS) {
+            StorageDevice.Caches before = device.caches();
+            renewedAt = renewedAt(renewedAt, before);
+            if (writeSettled(before, before, renewedAt) && full(before.readHeld(), before.readRoom())) {
+                return;
+            }
+            sim.runUntil(Math.min(MAX_WARMUP_MS, sim.now() + CACHE_STEP_MS));
+            StorageDevice.Caches after = device.caches();
+            renewedAt = renewedAt(renewedAt, after);
+            boolean readSettled = full(after.readHeld(), after.readRoom())
+                    || after.readHeld() - before.readHeld() < CACHE_RISE * after.readRoom();
+            if (writeSettled(before, after, renewedAt) && readSettled) {
+                return;
+            }
+        }
+    }
+
+    /** Once the write cache is first full: the bytes written into it by which all it held then has been destaged. */
+    private static double renewedAt(double renewedAt, StorageDevice.Caches now) {
+        return Double.isNaN(renewedAt) && now.writeRoom() > 0 && full(now.dirty(), now.writeRoom())
+                ? now.written() + now.writeRoom() : renewedAt;
+    }
+
+    /** No write cache; one that filled and has renewed its content; or one that never filled and stopped growing. */
+    private static boolean writeSettled(StorageDevice.Caches before, StorageDevice.Caches after, double renewedAt) {
+        if (!(after.writeRoom() > 0)) {
+            return true;
+        }
+        if (!Double.isNaN(renewedAt)) {
+            return after.written() >= renewedAt;
+        }
+        return after != before && after.dirty() - before.dirty() < CACHE_RISE * after.writeRoom();
+    }
+
+    /** A cache without room, or one this full. */
+    private static boolean full(double level, double room) {
+        return !(room > 0) || level >= CACHE_FULL * room;
     }
 }

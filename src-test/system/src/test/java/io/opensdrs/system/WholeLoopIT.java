@@ -98,7 +98,9 @@ class WholeLoopIT {
         Set<Long> windowsDuringCut = new HashSet<>();
         Consumer<PacedWorld.WindowReport> counter = r -> {
             synchronized (windowsDuringCut) {
-                windowsDuringCut.add(loop.world().epochBaseMs() + Math.round(r.startMs()));
+                // as the server reads it: vCenter's sample time (the window's end) in whole seconds, less the 20-s interval
+                long endMs = loop.world().epochBaseMs() + Math.round(r.startMs() + 20_000);
+                windowsDuringCut.add(Math.floorDiv(endMs, 1000) * 1000 - 20_000);
             }
         };
         loop.server().suspend();

@@ -224,7 +224,7 @@ public final class Vim25Client {
         VimRequests.QueryPerf req = new VimRequests.QueryPerf();
         req.self = content.perfManager;
         req.querySpec = new ArrayList<>(specs);
-        return soap.callList("QueryPerf", req, PerformanceTypes.PerfEntityMetricBase.class);
+        return soap.callList("QueryPerf", req, PerfAnswerReader::read);
     }
 
     // ------------------------------------------------------------------ ExtensionManager

@@ -218,7 +218,12 @@ class VCenterStatisticsVcsimTest {
                 "web", List.of(entry(web, disk(55, 6, 11, 9, 3520, 48, 6, 4, 50)))), List.of());
 
         assertThat(statistics.read()).as("windows stored by the first read").isEqualTo(6);
+        JsonNode status = call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/statistics", 200);
+        assertThat(status.get("lastReadWindows").asInt()).isEqualTo(6);
+        assertThat(status.get("lastReadVms").asInt()).as("the two running VMs").isEqualTo(2);
         assertThat(statistics.read()).as("read again: nothing new, nothing stored twice").isZero();
+        assertThat(call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/statistics", 200).get("lastReadWindows").asInt())
+                .isZero();
 
         // from outside: govc reads vCenter's newest sample; the server stored the same numbers
         for (var d : List.of(new Object[] {"db", db.get(0)}, new Object[] {"db", db.get(1)}, new Object[] {"web", web})) {
@@ -383,6 +388,51 @@ class VCenterStatisticsVcsimTest {
             assertThat(other.status().nextReadIn()).as("the wait doubles, up to the longest backoff")
                     .isEqualTo(java.time.Duration.ofMillis(Math.min(c.getMaxBackoff().toMillis(), c.getPollInterval().toMillis() * 2)));
             client.close();
+        }
+    }
+
+    /**
+     * One VM per call and three calls in flight (the pool's path, as a period's 13 calls of 250 VMs take
+     * it): what one call at a time stores is stored, and a VM whose call vCenter refuses is a fault of its own.
+     */
+    @Test
+    @Order(7)
+    @SuppressWarnings("unchecked")
+    void callsInFlightTogetherStoreEveryWindowAndARefusedVmIsAFault() throws Exception {
+        SdrsProperties p = new SdrsProperties();
+        p.getStats().getVcenter().setBatchSize(1);
+        p.getStats().getVcenter().setParallelCalls(3);
+        String web = moid("web");
+        try (Vim25VSphereClient real = Vim25VSphereClient.login(vcsim.insecureConnection())) {
+            VSphereClient refusing = (VSphereClient) java.lang.reflect.Proxy.newProxyInstance(VSphereClient.class.getClassLoader(),
+                    new Class<?>[] {VSphereClient.class}, (proxy, m, args) -> {
+                        if (m.getName().equals("queryPerf")
+                                && ((List<io.opensdrs.server.vsphere.PerfQuery>) args[0]).stream().anyMatch(q -> q.entityId().equals(web))) {
+                            throw new io.opensdrs.server.vsphere.vim25.VimFaultException("QueryPerf", "InvalidArgument",
+                                    "refused by the test");
+                        }
+                        try {
+                            return m.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("client", refusing));
+            VCenterStatistics other = new VCenterStatistics(beans.getBeanProvider(VSphereClient.class), inventory, ingestion,
+                    observations, loads, faults, p, Clock.systemUTC());
+            other.read(); // from the samples already read by the server's own instance: nothing new is stored
+            List<Integer> db = keys("db");
+            Instant end = publish(Map.of("db", List.of(entry(db.get(0), disk(10, 1, 2, 3, 40, 4, 1, 2, 8)),
+                            entry(db.get(1), disk(20, 2, 3, 4, 80, 8, 2, 3, 16))),
+                    "web", List.of(entry(keys("web").get(0), disk(5, 5, 1, 1, 20, 20, 1, 1, 9)))), List.of());
+            assertThat(other.read()).as("db's two windows; web's call refused").isEqualTo(2);
+            assertThat(windows("db", db.get(0)).get(0).get("windowEnd").asText()).isEqualTo(end.toString());
+            assertThat(windows("db", db.get(1)).get(0).get("reads").asLong()).isEqualTo(20 * 20);
+            JsonNode refused = faultsOf("vcenter-unavailable");
+            assertThat(refused).isNotNull();
+            assertThat(refused.get("subject").asText()).isEqualTo("VirtualMachine " + web);
+            assertThat(refused.get("detail").asText()).contains("QueryPerf refused it: InvalidArgument");
+            other.stop();
         }
     }
 

@@ -1,16 +1,14 @@
-package io.opensdrs.balance;
+package io.opensdrs.model.pesto;
 
 import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.Workload;
-import io.opensdrs.model.pesto.LqSlopeModel;
-import io.opensdrs.model.pesto.PestoQuantities;
 
 /**
  * Any datastore model read as a Pesto LQ line L = m·Q + C (Pesto Eq. 1) for Pesto's 4 KiB
- * random-read injector workload, so that Pesto's derived quantities (peak IOPS Eq. 4, L_α
- * Eq. 9, Q_max Eq. 12, Q_α Eq. 13, the default-model slope §5.1.3) apply to every model. A
- * Pesto model gives its own line; others are read by the secant between OIO 2 and 32, the
- * range Pesto's injector covers (§5.1).
+ * random-read injector workload: the secant between OIO 2 and 32, the range Pesto's injector
+ * covers (§5.1). It is {@link DatastoreModel#lqLine}'s default, so that Pesto's derived
+ * quantities (peak IOPS Eq. 4, L_α Eq. 9, Q_max Eq. 12, Q_α Eq. 13, the default-model slope
+ * §5.1.3) apply to every model; a Pesto model gives its own fitted line instead.
  */
 public final class LinearizedLine {
 
@@ -20,10 +18,7 @@ public final class LinearizedLine {
     private LinearizedLine() {
     }
 
-    public static PestoQuantities of(DatastoreModel model) {
-        if (model instanceof LqSlopeModel) {
-            return ((LqSlopeModel) model).quantities();
-        }
+    public static PestoQuantities secant(DatastoreModel model) {
         double l2 = model.predict(Workload.randomRead4k(2)).latencyMs();
         double l32 = model.predict(Workload.randomRead4k(32)).latencyMs();
         double slope = Math.max(MIN_SLOPE_MS, (l32 - l2) / 30.0);
