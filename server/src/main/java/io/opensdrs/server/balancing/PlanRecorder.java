@@ -210,7 +210,7 @@ public class PlanRecorder {
 
     private void applyNow(String clusterId, long recommendationId, String reason, List<Long> applied) {
         try {
-            recommendations.apply(recommendationId, "automatically (" + reason + ")");
+            recommendations.applyAutomatically(recommendationId, reason);
             applied.add(recommendationId);
         } catch (IllegalStateException e) {
             // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator

@@ -86,6 +86,7 @@ final class ActionExecutor {
         }
         switch (o.verdict()) {
             case WAIT:
+                store.noteWait(a, o.message());
                 return Start.WAITING;
             case FAIL:
                 store.end(a.id(), ActionState.QUEUED, ActionState.FAILED, o.faultType(), o.message());

@@ -19,10 +19,11 @@ import java.util.Set;
  *   <li>a transient fault's backoff;</li>
  *   <li>the space of the copies in flight to a datastore, set aside for the pre-condition.</li>
  * </ul>
- * A parent holds its children until it has ended, its recommendation applied or not yet: a child
- * applied before its parent waits for it. Once it has ended — done, failed, or cancelled (its
- * recommendation dismissed too) — the child's own pre-condition, read from vCenter, says whether it
- * can still run.
+ * A parent holds its children until it has ended. An administrator's apply queues the child's
+ * pending parents with it ({@link Recommendations#apply}); an automated apply leaves a parent that
+ * awaits approval as it is, and the child waits for it, its action saying so ({@link Slots#waits}). Once the
+ * parent has ended — done, failed, or cancelled (its recommendation dismissed too) — the child's own
+ * pre-condition, read from vCenter, says whether it can still run.
  */
 final class ActionScheduler {
 
@@ -36,12 +37,12 @@ final class ActionScheduler {
      * The slots of one pass.
      *
      * @param inFlight the actions issuing, running or being verified
-     * @param unfinishedParents those of the queued actions' parents that have not ended
+     * @param unfinishedParents those of the queued actions' parents that have not ended, by id
      */
-    Slots slots(List<MigrationAction> inFlight, Set<Long> unfinishedParents) {
+    Slots slots(List<MigrationAction> inFlight, Map<Long, MigrationStore.Unfinished> unfinishedParents) {
         Slots s = new Slots();
         inFlight.forEach(s::take);
-        s.unfinished.addAll(unfinishedParents);
+        s.unfinished.putAll(unfinishedParents);
         return s;
     }
 
@@ -51,7 +52,7 @@ final class ActionScheduler {
         private final Map<String, Integer> perHost = new HashMap<>();
         private final Map<String, Long> reserved = new HashMap<>();
         private final Set<String> vms = new HashSet<>();
-        private final Set<Long> unfinished = new HashSet<>();
+        private final Map<Long, MigrationStore.Unfinished> unfinished = new HashMap<>();
         private int total;
 
         /** Why {@code a} may not start now; empty when it may. */
@@ -60,9 +61,16 @@ final class ActionScheduler {
                 return Optional.of("backing off until " + a.nextAttemptAt());
             }
             for (long parent : a.parentIds()) {
-                if (unfinished.contains(parent)) {
-                    return Optional.of("waiting for its parent, action " + parent);
+                MigrationStore.Unfinished p = unfinished.get(parent);
+                if (p == null) {
+                    continue;
                 }
+                if (p.recommendationState() == RecommendationState.PENDING) {
+                    return Optional.of("waiting for its parent, action " + parent + " of recommendation " + p.recommendationId()
+                            + ", which has not been applied: the plan counted on it (apply it, or dismiss it to let this one go on)");
+                }
+                return Optional.of("waiting for its parent, action " + parent + " of recommendation " + p.recommendationId()
+                        + ", to end (it is " + p.state() + ")");
             }
             for (String ds : a.datastores()) {
                 if (perDatastore.getOrDefault(ds, 0) >= limits.getMaxPerDatastore()) {

@@ -173,7 +173,8 @@ public class MigrationApplier {
 
         /**
          * The scheduler picks, oldest first, the queued actions whose parents have ended and that fit
-         * the limits; the executor checks each one's pre-condition and issues it.
+         * the limits; the executor checks each one's pre-condition and issues it. An action that
+         * waits keeps why with it, for whoever looks at it.
          */
         void startQueued() {
             List<MigrationAction> queued = store.runnableQueued();
@@ -185,7 +186,9 @@ public class MigrationApplier {
             ActionScheduler.Slots slots = scheduler.slots(store.actionsIn(ActionState.IN_FLIGHT), store.unfinished(parents));
             Instant now = Instant.now();
             for (MigrationAction a : queued) {
-                if (slots.waits(a, now).isPresent()) {
+                Optional<String> waits = slots.waits(a, now);
+                if (waits.isPresent()) {
+                    store.noteWait(a, waits.get());
                     continue;
                 }
                 ActionExecutor.Start started = executor.start(a, slots.reservedOn(a.destinationDatastore()));

@@ -56,11 +56,14 @@ public class MigrationController {
     public record ActionView(long id, String vmId, List<Integer> diskKeys, List<String> sourceDatastoreIds,
                              String destinationDatastoreId, String hostId, long sizeBytes, String state, String taskId, int attempt,
                              Integer progress, String faultType, String faultMessage, Instant createdAt, Instant startedAt,
-                             Instant finishedAt, boolean homeOnly, List<Long> parentActionIds) {
+                             Instant finishedAt, boolean homeOnly, List<Long> parentActionIds,
+                             @Schema(description = "Why it has not started while queued in a recommendation being applied, as the"
+                                     + " applier last found it: a parent not ended (or not applied), a limit, a backoff, space in flight")
+                             String waitReason) {
         static ActionView of(MigrationAction a) {
             return new ActionView(a.id(), a.vmId(), a.diskKeys(), a.sourceDatastores(), a.destinationDatastore(), a.hostId(),
                     a.sizeBytes(), a.state().name(), a.taskId(), a.attempt(), a.progress(), a.faultType(), a.faultMessage(),
-                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly(), a.parentIds());
+                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly(), a.parentIds(), a.waitReason());
         }
     }
 
@@ -90,7 +93,8 @@ public class MigrationController {
     }
 
     @PostMapping("/recommendations/{id}/apply")
-    @Operation(summary = "Apply: queue its storage vMotions (409 unless PENDING or without vCenter)")
+    @Operation(summary = "Apply: queue its storage vMotions, and those of its pending prerequisites (the recommendations"
+            + " whose moves its moves wait for); 409 unless PENDING or without vCenter")
     public RecommendationView apply(@PathVariable @Positive long id, Principal user) {
         return view(recommendations.apply(id, by(user)));
     }

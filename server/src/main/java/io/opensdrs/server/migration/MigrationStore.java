@@ -113,14 +113,30 @@ public class MigrationStore {
         }
     }
 
-    /** Those of {@code actionIds} that have not ended (not SUCCEEDED, FAILED or CANCELLED). */
-    public Set<Long> unfinished(Collection<Long> actionIds) {
+    /** An action that has not ended, and where its recommendation is: what a child of it waits for. */
+    public record Unfinished(long actionId, ActionState state, long recommendationId, RecommendationState recommendationState) {
+    }
+
+    /** Those of {@code actionIds} that have not ended (not SUCCEEDED, FAILED or CANCELLED), by id. */
+    public Map<Long, Unfinished> unfinished(Collection<Long> actionIds) {
         if (actionIds.isEmpty()) {
-            return Set.of();
+            return Map.of();
         }
         String in = actionIds.stream().map(String::valueOf).collect(Collectors.joining(","));
-        return new java.util.HashSet<>(jdbc.queryForList("SELECT id FROM migration_action WHERE id IN (" + in
-                + ") AND state NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED')", Long.class));
+        Map<Long, Unfinished> out = new HashMap<>();
+        jdbc.query("SELECT a.id, a.state, r.id, r.state FROM migration_action a JOIN recommendation r ON r.id = a.recommendation_id"
+                + " WHERE a.id IN (" + in + ") AND a.state NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED')", (RowCallbackHandler) rs ->
+                out.put(rs.getLong(1), new Unfinished(rs.getLong(1), ActionState.valueOf(rs.getString(2)), rs.getLong(3),
+                        RecommendationState.valueOf(rs.getString(4)))));
+        return out;
+    }
+
+    /** Records why a queued action waits, when it is not what was recorded already. */
+    public void noteWait(MigrationAction a, String reason) {
+        String cut = cut(reason);
+        if (!java.util.Objects.equals(cut, a.waitReason())) {
+            jdbc.update("UPDATE migration_action SET wait_reason = ? WHERE id = ? AND state = 'QUEUED'", cut, a.id());
+        }
     }
 
     /** The actions matching {@code where}, oldest first, each with its parents. */
@@ -181,7 +197,7 @@ public class MigrationStore {
     /** QUEUED → ISSUING, committed before the call to vCenter. */
     public boolean markIssuing(long id, Set<String> knownTaskIds) {
         return jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = ?, issuing_at = ?, attempt = attempt + 1,"
-                + " updated_at = ? WHERE id = ? AND state = 'QUEUED'", cut(String.join(",", knownTaskIds)), now(), now(), id) == 1;
+                + " wait_reason = NULL, updated_at = ? WHERE id = ? AND state = 'QUEUED'", cut(String.join(",", knownTaskIds)), now(), now(), id) == 1;
     }
 
     /** ISSUING → RUNNING with vCenter's task id (right after the call, or found again after a crash). */
@@ -207,14 +223,14 @@ public class MigrationStore {
     /** Back to QUEUED (a transient fault, or an ISSUING found never to have reached vCenter). */
     public boolean requeue(long id, ActionState from, Instant notBefore, String faultType, String faultMessage) {
         return jdbc.update("UPDATE migration_action SET state = 'QUEUED', task_moid = NULL, next_attempt_at = ?, fault_type = ?,"
-                        + " fault_message = ?, updated_at = ? WHERE id = ? AND state = ?",
+                        + " fault_message = ?, wait_reason = NULL, updated_at = ? WHERE id = ? AND state = ?",
                 notBefore == null ? null : Timestamp.from(notBefore), faultType, cut(faultMessage), now(), id, from.name()) == 1;
     }
 
     /** To SUCCEEDED, FAILED or CANCELLED from the given state. */
     public boolean end(long id, ActionState from, ActionState to, String faultType, String faultMessage) {
         return jdbc.update("UPDATE migration_action SET state = ?, fault_type = COALESCE(?, fault_type), fault_message = COALESCE(?, fault_message),"
-                        + " finished_at = ?, updated_at = ? WHERE id = ? AND state = ?",
+                        + " finished_at = ?, wait_reason = NULL, updated_at = ? WHERE id = ? AND state = ?",
                 to.name(), faultType, cut(faultMessage), now(), now(), id, from.name()) == 1;
     }
 
@@ -222,7 +238,8 @@ public class MigrationStore {
 
     private static final String SELECT_ACTION = "SELECT id, recommendation_id, vm_moid, disk_keys, source_datastores,"
             + " destination_datastore, host_moid, size_bytes, state, task_moid, known_task_ids, attempt, next_attempt_at, progress,"
-            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at, home_only FROM migration_action";
+            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at, home_only, wait_reason"
+            + " FROM migration_action";
 
     private static final RowMapper<MigrationAction> ACTION = (rs, i) -> new MigrationAction(rs.getLong(1), rs.getLong(2),
             rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
@@ -230,7 +247,7 @@ public class MigrationStore {
             new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
             (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
             instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)),
-            rs.getBoolean(22), List.of());
+            rs.getBoolean(22), rs.getString(23), List.of());
 
     private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
             rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),

@@ -6,12 +6,16 @@ import io.opensdrs.server.history.ActionHistory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Recommendations as the balancing engine and administrators create them, and what can be done
@@ -162,19 +166,75 @@ public class Recommendations {
     }
 
     /**
-     * PENDING → APPLYING: its actions are queued for the applier. The history says who applied
-     * it, as vCenter's does: {@code by} is "by user admin" or "automatically (reason)".
+     * An administrator's apply, PENDING → APPLYING: its actions are queued for the applier, and so are
+     * those of its prerequisites — the still-PENDING recommendations whose actions its actions wait for
+     * (their parents, and theirs), as vCenter applies a recommendation's prerequisites
+     * ({@code ClusterRecommendation.prerequisite}) before it: the plan counted on the space they free,
+     * and a child applied alone would wait for them forever. The history says who applied each, as
+     * vCenter's does: {@code by} is "by user admin".
      */
     public Recommendation apply(long id, String by) {
+        return apply(id, by, true);
+    }
+
+    /**
+     * An automated apply ({@code reason}: the recommendation's reason code): its prerequisites stay as
+     * they are — one that awaits an administrator's approval (a VM set to manual) is not applied on its
+     * behalf, and the child waits for it, its actions saying so.
+     */
+    public Recommendation applyAutomatically(long id, String reason) {
+        return apply(id, "automatically (" + reason + ")", false);
+    }
+
+    private Recommendation apply(long id, String by, boolean withPrerequisites) {
         Recommendation r = get(id);
         if (!applier.hasVCenter()) {
             throw new IllegalStateException("cannot apply recommendation " + id + ": no vCenter is configured (sdrs.vcenter.url)");
         }
+        List<Long> prerequisites = withPrerequisites ? pendingPrerequisites(id) : List.of();
         if (!store.transition(id, RecommendationState.PENDING, RecommendationState.APPLYING)) {
             throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be applied");
         }
-        history.record(r.clusterId(), "applied", "applied " + by + ": " + descriptions.of(store.actions(id)), id);
+        List<Long> applied = new ArrayList<>();
+        for (long p : prerequisites) {
+            // one applied or dismissed meanwhile is left as it is: the child waits for it, or not, as it ends
+            if (store.transition(p, RecommendationState.PENDING, RecommendationState.APPLYING)) {
+                applied.add(p);
+            }
+        }
+        history.record(r.clusterId(), "applied", "applied " + by + ": " + descriptions.of(store.actions(id))
+                + (applied.isEmpty() ? "" : " (with its prerequisite" + (applied.size() > 1 ? "s" : "") + ", recommendation"
+                + (applied.size() > 1 ? "s " : " ") + applied.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                + ")"), id);
+        for (long p : applied) {
+            history.record(r.clusterId(), "applied", "applied " + by + " as a prerequisite of recommendation " + id + ": "
+                    + descriptions.of(store.actions(p)), p);
+        }
         return get(r.id());
+    }
+
+    /**
+     * The PENDING recommendations holding the unfinished ancestors of {@code id}'s actions (parents,
+     * their parents, …), each once, nearest first.
+     */
+    private List<Long> pendingPrerequisites(long id) {
+        LinkedHashSet<Long> found = new LinkedHashSet<>();
+        ArrayDeque<Long> recommendationsToVisit = new ArrayDeque<>(List.of(id));
+        Set<Long> visited = new HashSet<>(List.of(id));
+        while (!recommendationsToVisit.isEmpty()) {
+            long rec = recommendationsToVisit.poll();
+            Set<Long> parents = new TreeSet<>();
+            store.actions(rec).forEach(a -> parents.addAll(a.parentIds()));
+            for (MigrationStore.Unfinished p : store.unfinished(parents).values()) {
+                if (visited.add(p.recommendationId())) {
+                    recommendationsToVisit.add(p.recommendationId());
+                    if (p.recommendationState() == RecommendationState.PENDING) {
+                        found.add(p.recommendationId());
+                    }
+                }
+            }
+        }
+        return List.copyOf(found);
     }
 
     /**

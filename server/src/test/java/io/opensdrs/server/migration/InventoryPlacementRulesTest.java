@@ -31,7 +31,7 @@ class InventoryPlacementRulesTest {
 
     static MigrationAction move(String vm, List<Integer> keys, String destination) {
         return new MigrationAction(1, 1, vm, keys, List.of("ds-1"), destination, "host-1", 1L << 30, ActionState.QUEUED, null,
-                Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null, null, null, false, List.of());
+                Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null, null, null, false, null, List.of());
     }
 
     @Test

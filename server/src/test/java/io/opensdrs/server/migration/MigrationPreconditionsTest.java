@@ -29,7 +29,7 @@ class MigrationPreconditionsTest {
 
     private static MigrationAction action(List<Integer> keys, boolean homeOnly) {
         return new MigrationAction(1, 1, "vm-1", keys, List.of("ds-1"), "ds-2", "host-1", 0, ActionState.QUEUED, null, Set.of(), 0,
-                null, null, false, null, null, Instant.EPOCH, null, null, null, homeOnly, List.of());
+                null, null, false, null, null, Instant.EPOCH, null, null, null, homeOnly, null, List.of());
     }
 
     @Test

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the space the first frees, and the applier completes both without a {@code NoDiskSpace} fault.
  * The world ({@code two-wave.json}): x and y over the 80 % space threshold, z empty; x-big (12 GB)
  * can only go from x to z, and y-small (5 GB) then only into x, where 2.9 GB are free until x-big
- * has left. The administrator applies the child first: the stored parent, not the order of
- * applying, makes it wait. vCenter is our vcsim as a process, the result read with govc.
+ * has left. The administrator applies the child alone: its pending parent is queued with it (a
+ * prerequisite), the child's action says it waits for the parent, and the stored parent, not the order
+ * of the actions, makes it wait. vCenter is our vcsim as a process, the result read with govc.
  */
 class TwoWavePlanIT {
 
@@ -61,7 +62,17 @@ class TwoWavePlanIT {
             long parentId = parent.path("id").asLong();
             long childId = child.path("id").asLong();
             api.post("/api/v1/recommendations/" + childId + "/apply", Map.of());
-            api.post("/api/v1/recommendations/" + parentId + "/apply", Map.of());
+            assertThat(api.get("/api/v1/recommendations/" + parentId).path("state").asText())
+                    .as("x-big's recommendation, never applied, is queued with y-small's").isIn("APPLYING", "APPLIED");
+            String[] waitReason = new String[1];
+            SystemLoops.await("y-small's action says what it waits for", Duration.ofMinutes(2), () -> {
+                JsonNode a = api.get("/api/v1/recommendations/" + childId).at("/actions/0");
+                waitReason[0] = a.path("waitReason").isNull() ? null : a.path("waitReason").asText();
+                return waitReason[0] != null || !a.path("state").asText().equals("QUEUED");
+            });
+            SystemLoops.say("y-small waits: " + waitReason[0]);
+            assertThat(waitReason[0]).as("y-small's wait while x-big's copy runs")
+                    .startsWith("waiting for its parent, action " + parentAction + " of recommendation " + parentId + ", to end");
             List<String> ended = new ArrayList<>();
             for (long id : List.of(parentId, childId)) {
                 SystemLoops.await("recommendation " + id + " ended", Duration.ofMinutes(4), () -> {
