@@ -7,7 +7,6 @@ import io.opensdrs.balance.Fault;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
-import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.server.api.InvalidFieldException;
 import io.opensdrs.server.api.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
@@ -115,9 +114,10 @@ public class PlanRecorder {
         for (Move m : plan.moves()) {
             Recommendation r;
             try {
-                r = recommendations.create(clusterId, m.reason().wireName(), List.of(toMigrationMove(m)));
-            } catch (InvalidFieldException | NotFoundException e) {
-                // the inventory changed under the plan (a VM or disk gone): the move cannot be recommended
+                r = recommendations.create(clusterId, m.reason().wireName(), List.of(m.relocation()));
+            } catch (NotFoundException e) {
+                // the cluster left the inventory under the plan: the move cannot be recommended. A VM or disk gone
+                // meanwhile is the pre-condition's to find, or OutdatedRecommendations' once the sync has read it
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(m.vmId(), String.join(",", m.diskIds()),
                         m.sourceDatastoreId(), m.reason().wireName(), "move to " + names.datastore(m.destinationDatastoreId())
                         + " not recommended: " + e.getMessage()), names));
@@ -137,31 +137,6 @@ public class PlanRecorder {
             }
         }
         return new Recorded(ids, applied, faults);
-    }
-
-    /**
-     * The applier's move: the listed disks, or — when the move carries every disk the VM has and
-     * the VM keeps its VMDKs together (SDRS's keep-together unit, SPEC §4) — the whole VM, home
-     * included: vSphere's intra-VM affinity rule keeps the configuration files, logs and swap with
-     * the disks, a VM with one disk as much as one with several. An evacuation for maintenance mode
-     * moves a VM with its only disk whole too, kept together or not: vCenter counts a datastore
-     * empty only once no VM has a file on it, the VM's home included. A move of disks of a VM that
-     * does not keep them together leaves the home where it is.
-     */
-    io.opensdrs.server.migration.Move toMigrationMove(Move m) {
-        List<Integer> keys = m.diskIds().stream().map(PlanRecorder::diskKey).toList();
-        return new io.opensdrs.server.migration.Move(m.vmId(), movesWholeVm(m) ? List.of() : keys, m.destinationDatastoreId());
-    }
-
-    /** Whether the applier moves the engine's move as the whole VM, home included ({@link #toMigrationMove}). */
-    boolean movesWholeVm(Move m) {
-        Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
-        return all != null && all == m.diskIds().size() && (m.wholeVm() || m.reason() == ReasonCode.DATASTORE_MAINT);
-    }
-
-    /** The vCenter disk key of an engine disk id ({@code vm-42/2000}). */
-    static int diskKey(String diskId) {
-        return Integer.parseInt(diskId.substring(diskId.lastIndexOf('/') + 1));
     }
 
     /**
@@ -186,7 +161,7 @@ public class PlanRecorder {
             Recommendation r;
             try {
                 r = recommendations.create(clusterId, reason,
-                        List.of(new io.opensdrs.server.migration.Move(h.vmId(), List.of(), h.destinationDatastoreId(), true)));
+                        List.of(recommendations.resolve("home", h.vmId(), List.of(), h.destinationDatastoreId(), true)));
             } catch (InvalidFieldException | NotFoundException e) {
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
                         "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage()), a.state().names()));

@@ -222,9 +222,12 @@ final class ActionExecutor {
         }
         String taskId;
         try {
-            taskId = a.wholeVm() ? client.relocateVm(a.vmId(), a.destinationDatastore())
-                    : a.homeOnly() ? client.relocateHome(a.vmId(), a.destinationDatastore(), disksWhereTheyAre(a))
-                    : client.relocateDisks(a.vmId(), diskMap(a));
+            // the relocation as planned, the spec vCenter is asked for
+            taskId = switch (a.relocation().scope()) {
+                case WHOLE_VM -> client.relocateVm(a.vmId(), a.destinationDatastore());
+                case HOME -> client.relocateHome(a.vmId(), a.destinationDatastore(), disksWhereTheyAre(a));
+                case DISKS -> client.relocateDisks(a.vmId(), diskMap(a));
+            };
         } catch (VimFaultException e) {
             if (e.isTransport()) {
                 // The request may have reached vCenter: leave it ISSUING; the next pass looks

@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -22,6 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.security.Principal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Recommendations: create (administrators, tests), apply, dismiss, cancel; migrations in flight. */
@@ -82,9 +84,14 @@ public class MigrationController {
     @Operation(summary = "Create a PENDING recommendation from moves (administrators and tests; the balancing engine uses the service)")
     public RecommendationView create(@PathVariable @Pattern(regexp = MOID, message = MOID_MESSAGE) String clusterId,
                                      @RequestBody @Valid CreateRequest body) {
-        List<Move> moves = body.moves().stream().map(m -> new Move(m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
-                Boolean.TRUE.equals(m.homeOnly()))).toList();
-        return view(recommendations.create(clusterId, body.reasonCode(), moves));
+        recommendations.checkTarget(clusterId, body.reasonCode());
+        List<Relocation> relocations = new ArrayList<>();
+        for (int i = 0; i < body.moves().size(); i++) {
+            MoveRequest m = body.moves().get(i);
+            relocations.add(recommendations.resolve("moves[" + i + "]", m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
+                    Boolean.TRUE.equals(m.homeOnly())));
+        }
+        return view(recommendations.create(clusterId, body.reasonCode(), relocations));
     }
 
     @GetMapping("/recommendations/{id}")

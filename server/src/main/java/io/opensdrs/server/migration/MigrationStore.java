@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.RowMapper;
@@ -37,15 +38,11 @@ public class MigrationStore {
         this.tx = tx;
     }
 
-    /** A planned action, before it has an id. */
-    public record NewAction(String vmId, List<Integer> diskKeys, List<String> sourceDatastores, String destinationDatastore,
-                            String hostId, long sizeBytes, boolean homeOnly) {
-    }
-
-    public long createRecommendation(String clusterId, String reasonCode, List<NewAction> actions) {
+    /** A PENDING recommendation with an action per relocation. */
+    public long createRecommendation(String clusterId, String reasonCode, List<Relocation> actions) {
         Long id = tx.execute(t -> {
             Timestamp now = Timestamp.from(Instant.now());
-            NewAction single = actions.size() == 1 ? actions.get(0) : null;
+            Relocation single = actions.size() == 1 ? actions.get(0) : null;
             GeneratedKeyHolder keys = new GeneratedKeyHolder();
             jdbc.update(c -> {
                 PreparedStatement ps = c.prepareStatement("INSERT INTO recommendation (cluster_moid, vm_moid, disk_key, source_datastore,"
@@ -54,8 +51,8 @@ public class MigrationStore {
                 ps.setString(1, clusterId);
                 ps.setString(2, single == null ? null : single.vmId());
                 ps.setObject(3, single != null && single.diskKeys().size() == 1 ? single.diskKeys().get(0) : null);
-                ps.setString(4, single == null || single.sourceDatastores().size() != 1 ? null : single.sourceDatastores().get(0));
-                ps.setString(5, single == null ? null : single.destinationDatastore());
+                ps.setString(4, single == null || single.sourceDatastoreIds().size() != 1 ? null : single.sourceDatastoreIds().get(0));
+                ps.setString(5, single == null ? null : single.destinationDatastoreId());
                 ps.setString(6, reasonCode);
                 ps.setString(7, RecommendationState.PENDING.name());
                 ps.setTimestamp(8, now);
@@ -63,11 +60,11 @@ public class MigrationStore {
                 return ps;
             }, keys);
             long recId = keys.getKey().longValue();
-            for (NewAction a : actions) {
+            for (Relocation a : actions) {
                 jdbc.update("INSERT INTO migration_action (recommendation_id, vm_moid, disk_keys, source_datastores,"
                                 + " destination_datastore, host_moid, size_bytes, state, attempt, created_at, updated_at, home_only)"
                                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                        recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastores()), a.destinationDatastore(), a.hostId(),
+                        recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastoreIds()), a.destinationDatastoreId(), a.hostId(),
                         a.sizeBytes(), ActionState.QUEUED.name(), now, now, a.homeOnly());
             }
             return recId;
@@ -242,12 +239,20 @@ public class MigrationStore {
             + " FROM migration_action";
 
     private static final RowMapper<MigrationAction> ACTION = (rs, i) -> new MigrationAction(rs.getLong(1), rs.getLong(2),
-            rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
-            rs.getString(6), rs.getString(7), rs.getLong(8), ActionState.valueOf(rs.getString(9)), rs.getString(10),
+            relocation(rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
+                    rs.getString(6), rs.getString(7), rs.getLong(8), rs.getBoolean(22)),
+            ActionState.valueOf(rs.getString(9)), rs.getString(10),
             new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
             (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
             instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)),
-            rs.getBoolean(22), rs.getString(23), List.of());
+            rs.getString(23), List.of());
+
+    /** A stored action's relocation: home_only, else the disks listed, else (none listed) the whole VM. */
+    private static Relocation relocation(String vm, List<Integer> keys, List<String> sources, String destination, String host,
+                                         long bytes, boolean homeOnly) {
+        Relocation.Scope scope = homeOnly ? Relocation.Scope.HOME : keys.isEmpty() ? Relocation.Scope.WHOLE_VM : Relocation.Scope.DISKS;
+        return new Relocation(vm, scope, keys, sources, destination, host, bytes);
+    }
 
     private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
             rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),
