@@ -34,9 +34,9 @@ import java.util.TreeMap;
  * effective OIO is linear in Z, so the OIO-weighted mean size of a mix gives the mix's exact
  * effective OIO. K is chosen by least squares over a log grid (0.25 KiB to 64 MiB); a single IO
  * size, or sizes that do not explain latency better, leave K = ∞: Pesto's size-blind line.
- * Why: fitted on the testbed's calibrated profiles a 1 MiB read weighs 107 reads of 4 KiB on the
- * SATA SSD and 3.8 on one spindle, and the 4-KiB line gave them the same weight (B2: destinations
- * predicted to rise 12 times less than measured).
+ * Why: how much a large IO weighs against a small one differs by device, far more on a flash
+ * device, whose per-IO cost is small, than on a spindle, whose seek dominates; the 4-KiB line
+ * gives them the same weight and so predicts too little rise where large IOs arrive.
  *
  * <p><b>Prediction interval</b> (beyond Pesto, which gives none): a fitted line's prediction
  * carries the 95 % interval for one new measurement that least-squares theory gives at its
@@ -45,7 +45,7 @@ import java.util.TreeMap;
  * an error proportional to Q; an injector run has too few levels to estimate the exponent). The
  * interval is built from the injector's own runs, so it states how well the line fits the
  * device's random reads; it cannot know how far another workload's latency departs from the line
- * (Romano's point), and B1 reports its coverage on Romano's test vector. A known line ({@link #of}: a default model, a paper's line) has no interval. A fitted
+ * (Romano's point); the model README reports its coverage on Romano's test vector. A known line ({@link #of}: a default model, a paper's line) has no interval. A fitted
  * line also states the relative error of the changes it predicts ({@link #changeError}), which
  * the cost-benefit uses where a datastore's latency is observed and only its change is predicted.
  */

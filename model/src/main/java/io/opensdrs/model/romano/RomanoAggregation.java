@@ -14,10 +14,8 @@ import java.util.function.ToDoubleFunction;
  * model's Z- and R-terms are O·Z and O·R, and for a mix Σ_i O_i·Z_i = O·Z̄ exactly when Z̄ is
  * the O-weighted mean: the device's queue holds O_i IOs of each workload, whatever their rates.
  * Weighting by T counts a 1 MiB stream that fills an SSD's link at 500 IOPS as one IO in a
- * hundred beside 4 KiB reads at 50,000 IOPS, so the mix was predicted as small reads: in the B2
- * worlds an SSD predicted at 0.3 ms measured 14.5 ms after 1 MiB disks moved onto it. With O
- * (B2, seed 1, 150 worlds) romano made 1.4 % of the Pesto-like worlds worse instead of 16.7 %,
- * and the Romano-like worlds' Δmean −8.3 % / Δvar −45.4 % instead of −4.1 % / −23.9 %.
+ * hundred beside 4 KiB reads at 50,000 IOPS, so the mix is predicted as small reads and a
+ * device that large IOs move onto is predicted far faster than it runs.
  * X keeps T: interleaving destroys sequentiality by how often each stream's IOs arrive.
  *
  * <p>Eqs. 20–22 as SPEC §3.3 reads them (Eq. 20 as printed multiplies where the text says

@@ -21,9 +21,8 @@ import java.util.Map;
  * Table 3), coefficients by least squares (Eq. 7). Each prediction carries a 95 % prediction
  * interval (the calibrated form of Eq. 19, see {@link LeastSquaresFit#predictionInterval}) whose
  * width follows the fitted latency ({@link ResidualVariance}): Eq. 19's single σ is set by the
- * test vector's slowest points. On B1's four devices that σ gave intervals covering 99.3–100 %
- * of the test vector at O ≤ 8 and 66.7 % at O = 64 (93.4–95.3 % per device); sized by the
- * fitted latency, 97.9–99.6 % and 83.3 % (94.9–95.9 % per device; 95.4 % in all, was 94.1 %).
+ * test vector's slowest points, so it is too wide at low O and too narrow at high O; sized by
+ * the fitted latency, the interval follows the error where it is.
  * Aggregation is {@link RomanoAggregation}.
  *
  * <p><b>The constant.</b> The candidates are the 15 products and the constant β0 of Eq. 4 —

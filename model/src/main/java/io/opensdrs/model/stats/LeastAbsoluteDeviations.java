@@ -17,7 +17,7 @@ import org.apache.commons.math3.linear.RealVector;
  * <p>IRLS stops near the optimum, not at it, so {@link Result#lowerBound()} certifies how near:
  * by linear-programming duality, min Σ|y − Wβ| = max{yᵀu : Wᵀu = 0, |u_i| ≤ 1}, and the last
  * step's weighted residuals, made feasible, are such a u. No β of this design reaches a sum of
- * absolute residuals below the bound; on B1's devices it is within 0.05 % of the fit.
+ * absolute residuals below the bound.
  */
 public final class LeastAbsoluteDeviations {
 

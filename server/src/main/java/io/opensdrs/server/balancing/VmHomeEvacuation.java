@@ -8,6 +8,7 @@ import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.VmOverride;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 

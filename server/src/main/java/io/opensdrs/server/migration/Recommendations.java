@@ -1,8 +1,8 @@
 package io.opensdrs.server.migration;
 
 import io.opensdrs.balance.Relocation;
-import io.opensdrs.server.api.InvalidFieldException;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;

@@ -17,9 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * old rate for most of that hour. Held in memory and fed only by batches as they are
  * accepted — not by the replay after a restart, whose windows are old — and only for the VMs the
  * controller {@link #watch watches} (those in a service class): a window of every disk of the
- * inventory would be memory (millions of disks at B3's scale) and ingestion work for the few disks
- * SLEDS controls. (B4, 8 agents, on this 2-core machine: 130–153k samples/s from run to run whether
- * every disk's window was kept or none; the spread hides any difference.)
+ * inventory would be memory and ingestion work for the few disks SLEDS controls.
  */
 @Component
 public class NewestDiskWindows {

@@ -50,8 +50,8 @@ public class RawSampleStore {
      * {@code batches} batches of the source. The batches are read newest first and the reading stops
      * once {@code limit} windows are found: a source's batches hold each disk's windows in the order of
      * their time (the ingestion stores a disk's window only when it is newer than the disk's newest,
-     * {@link DiskWindowIngestion}). Each batch of vCenter's counters holds every disk's window (9,000 in
-     * B4v, about a megabyte): decoding the newest 24 for one disk cost a quarter of a second of CPU.
+     * {@link DiskWindowIngestion}). Each batch of vCenter's counters holds every disk's window, so decoding
+     * a whole batch to find one disk's windows would cost far more than reading the newest few.
      */
     public java.util.List<DiskWindowStats> recentWindows(String source, String vm, int diskKey, int limit, int batches) {
         java.util.List<DiskWindowStats> found = jdbc.query(
@@ -127,7 +127,7 @@ public class RawSampleStore {
      *
      * <p>In ranges of {@link #DELETE_CHUNK} ids, each its own statement and transaction: one
      * DELETE of thousands of batches held H2's table lock for seconds, and every agent's insert
-     * waited (B4: throughput fell to 500 samples/s while the bound was being enforced).
+     * waited while the bound was being enforced.
      */
     public int prune(Instant cutoff, long maxSamples) {
         Timestamp before = Timestamp.from(cutoff);

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Deferred folding ({@link #addDeferred}): a virtual disk gets one sample per batch, and with
  * thousands of disks its trackers (about 6 KB) are out of the CPU caches every time; folding then
- * costs four times as much as on a cached tracker (B4 profile). Such samples are appended to a
+ * costs several times as much as on a cached tracker. Such samples are appended to a
  * small pending buffer instead and folded {@link #DEFERRED} at a time, so the tracker is fetched
  * once per that many samples. Every read folds the pending samples first, in arrival order, so
  * what any query sees is exactly what eager folding would give.

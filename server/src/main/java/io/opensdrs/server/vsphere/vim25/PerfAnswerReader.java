@@ -9,16 +9,17 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * QueryPerf's answers in the csv format read straight from the stream: one {@code returnval}
  * ({@code PerfEntityMetricCSV}: {@code entity}, {@code sampleInfoCSV}, a {@code value} per series with
- * its {@code id} (counterId, instance) and comma-separated values). A period's answers for 9,000 disks
- * are some 130,000 series; JAXB's per-element work was most of the server's CPU in reading them (B4v).
+ * its {@code id} (counterId, instance) and comma-separated values). A period's answers for thousands
+ * of disks are a hundred thousand series or more, and JAXB's per-element work on them would be most
+ * of the server's CPU.
  * Any other {@code xsi:type} (the normal format) is left to JAXB, as before.
  */
-final class PerfAnswerReader {
+public final class PerfAnswerReader {
     private PerfAnswerReader() {
     }
 
     /** At the returnval's start element; leaves the reader after its end element, as JAXB does. */
-    static PerformanceTypes.PerfEntityMetricBase read(XMLStreamReader r, Unmarshaller jaxb)
+    public static PerformanceTypes.PerfEntityMetricBase read(XMLStreamReader r, Unmarshaller jaxb)
             throws XMLStreamException, JAXBException {
         String xsiType = r.getAttributeValue(VimSoapTransport.XSI_NS, "type");
         String type = xsiType == null ? "" : xsiType.substring(xsiType.indexOf(':') + 1);

@@ -1,0 +1,260 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.balance.DatastoreForecast;
+import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.model.Interval;
+import io.opensdrs.model.Prediction;
+import io.opensdrs.model.Workload;
+
+/**
+ * Pesto's cost-benefit analysis of one candidate move (Pesto §5.4.1), evaluated on bounds.
+ *
+ * <p><b>Cost</b> (Eq. 10) = Q_src·ΔL_src + Q_dst·ΔL_dst, where ΔL is the latency the
+ * migration's own outstanding IOs (16 by default; 64 KiB sequential reads at the source,
+ * writes at the destination) add, paid for the copy's duration: disk size over the lower of
+ * the copy's IOPS at source and destination. Pesto reads those as the peak IOPS (≈ 1/m, Eq. 4)
+ * minus the IOPS in use; on a saturated datastore that is nothing, and the datastore that most
+ * needs relief could never pay for a move: its copies would be estimated to take days. A
+ * storage vMotion is a closed loop of Q_mig IOs that competes with the VMs' IOs rather than
+ * waiting for spare capacity, so by Little's law it gets Q_mig / L IOPS, L the model's latency
+ * with the copy's IOs added — the same prediction whose rise ΔL the cost already charges.
+ *
+ * <p><b>Benefit</b> (Eq. 11) = Q_src·ΔL_src − Q_dst·ΔL_dst + Q_mig·(L_src^before − L_dst^after),
+ * the source's remaining IOs getting faster, the destination's slower, and the moved disk's own
+ * IOs changing datastore; paid for the invocation period (16 h by default).
+ *
+ * <p>Both are computed at the 50th, 70th and 90th percentile and summed (Pesto §5.4.1): a
+ * percentile after the move is the observed one scaled by the model's relative change
+ * ("current latency and the fraction of load moved"). Units: ms·OIO·s.
+ *
+ * <p><b>Bounds</b> (beyond the seeds): each latency is an {@link Estimate}; observed values are
+ * exact, predictions carry the model's interval (Romano's 95 % prediction interval, a fitted LQ
+ * line's), and an observed latency shifted by a predicted change carries the change's error where
+ * the model knows it (the LQ line: {@link Prediction#relativeChangeError}). Eqs. 10
+ * and 11 are monotone in every latency, so their bounds are the equations at the pessimistic
+ * and optimistic ends. A move is worthwhile when the benefit's lower bound exceeds the cost's
+ * upper bound ({@link BalancingSettings#costBenefitOnBounds()}), else when benefit &gt; cost.
+ */
+public final class CostBenefit {
+
+    /** The outcome for one move. */
+    public record Result(Estimate cost, Estimate benefit, double migrationSeconds, DatastoreForecast source,
+                         DatastoreForecast destination, boolean worthwhile) {
+
+        /** Benefit's lower bound minus cost's upper bound: how safely the move pays. */
+        public double margin() {
+            return benefit.lower() - cost.upper();
+        }
+    }
+
+    private final WorkingPlacement p;
+    private final BalancingSettings settings;
+    private final Workload copyRead;
+    private final Workload copyWrite;
+    private final Prediction[] withCopyRead;
+    private final Prediction[] withCopyWrite;
+    private final long[] readVersion;
+    private final long[] writeVersion;
+
+    public CostBenefit(WorkingPlacement placement) {
+        this.p = placement;
+        this.settings = placement.settings();
+        double q = settings.migrationOutstandingIos();
+        double z = settings.migrationIoSizeKb();
+        this.copyRead = new Workload(q, z, 1, 0);
+        this.copyWrite = new Workload(q, z, 0, 0);
+        int n = placement.datastoreCount();
+        withCopyRead = new Prediction[n];
+        withCopyWrite = new Prediction[n];
+        readVersion = new long[n];
+        writeVersion = new long[n];
+    }
+
+    public Result evaluate(MovableUnit unit, int source, int destination) {
+        return evaluate(unit, source, destination, p.load(source).predictWith(null, unit.disks(), null));
+    }
+
+    /** As {@link #evaluate(MovableUnit, int, int)} with the source's after-move prediction already known. */
+    public Result evaluate(MovableUnit unit, int source, int destination, Prediction sourceAfter) {
+        Prediction sourceBefore = p.prediction(source);
+        Prediction destinationBefore = p.prediction(destination);
+        Prediction destinationAfter = p.load(destination).predictWith(unit.disks(), null, null);
+        double[] sp = p.percentiles(source);
+        double[] dp = p.percentiles(destination);
+        boolean sObs = p.hasObservedPercentiles(source);
+        boolean dObs = p.hasObservedPercentiles(destination);
+        double qSrcBefore = p.load(source).outstandingIos();
+        double qSrc = Math.max(0, qSrcBefore - unit.outstandingIos());
+        double qDst = p.load(destination).outstandingIos();
+        double qMig = unit.outstandingIos();
+        Prediction srcCopy = copyLoad(source, true);
+        Prediction dstCopy = copyLoad(destination, false);
+
+        double bLo = 0, bPt = 0, bHi = 0, cLo = 0, cPt = 0, cHi = 0;
+        for (int k = 0; k < 3; k++) {
+            Estimate lsb = sObs ? Estimate.exact(sp[k]) : estimate(sourceBefore);
+            Estimate lsa = anchored(sourceAfter, sourceBefore, sp[k], sObs);
+            Estimate ldb = dObs ? Estimate.exact(dp[k]) : estimate(destinationBefore);
+            Estimate lda = anchored(destinationAfter, destinationBefore, dp[k], dObs);
+            // Eq. 11 — pessimistic end: sources' before low, afters high.
+            bLo += qSrc * (lsb.lower() - lsa.upper()) - qDst * (lda.upper() - ldb.lower()) + qMig * (lsb.lower() - lda.upper());
+            bPt += qSrc * (lsb.value() - lsa.value()) - qDst * (lda.value() - ldb.value()) + qMig * (lsb.value() - lda.value());
+            bHi += qSrc * (lsb.upper() - lsa.lower()) - qDst * (lda.lower() - ldb.upper()) + qMig * (lsb.upper() - lda.lower());
+            // Eq. 10: the copy's IOs raise both datastores' latency.
+            Estimate dls = increase(srcCopy, sourceBefore, sp[k]);
+            Estimate dld = increase(dstCopy, destinationBefore, dp[k]);
+            cLo += qSrcBefore * dls.lower() + qDst * dld.lower();
+            cPt += qSrcBefore * dls.value() + qDst * dld.value();
+            cHi += qSrcBefore * dls.upper() + qDst * dld.upper();
+        }
+        double seconds = migrationSeconds(unit.sizeGb(), srcCopy, dstCopy);
+        double period = settings.invocationPeriodHours() * 3600;
+        Estimate cost = new Estimate(cPt * seconds, Math.min(cLo, cPt) * seconds, Math.max(cHi, cPt) * seconds);
+        Estimate benefit = new Estimate(bPt * period, Math.min(bLo, bPt) * period, Math.max(bHi, bPt) * period);
+        boolean worthwhile = settings.costBenefitOnBounds() ? benefit.lower() > cost.upper() : benefit.value() > cost.value();
+        DatastoreForecast src = new DatastoreForecast(p.datastoreId(source), p.modelName(source), estimate(sourceBefore),
+                estimate(sourceAfter), sp[2], p.percentilesFor(source, sourceAfter.latencyMs())[2]);
+        DatastoreForecast dst = new DatastoreForecast(p.datastoreId(destination), p.modelName(destination),
+                estimate(destinationBefore), estimate(destinationAfter), dp[2],
+                p.percentilesFor(destination, destinationAfter.latencyMs())[2]);
+        return new Result(cost, benefit, seconds, src, dst, worthwhile);
+    }
+
+    /**
+     * Beyond the seeds: whether a move onto a datastore that carries load is predicted to raise
+     * the destination's latency more than it lowers the source's (1 µs tolerance) — the disks
+     * already there would lose more than the source's remaining disks gain. Eq. 11 counts the
+     * moved disk's own gain, so it pays for a move that speeds up that one disk and slows down
+     * the datastores' mean. An empty
+     * destination has no disks to lose: there Eq. 11 alone decides, so a datastore just added
+     * still receives load.
+     *
+     * <p>The pair is judged two ways, and either refuses: by the models' latencies, and by the
+     * IO-weighted latencies a datastore's statistics report, which the models' change implies
+     * for the disks' observed mix ({@link WorkingPlacement#ioWeightedLatencyAfter}). The mix
+     * matters because a datastore's latency is its IOs' latency: moving a busy 64 KiB
+     * sequential reader off a datastore leaves a write log whose few slow IOs are then all of
+     * its IOs, which the LQ line, blind to IO pattern, calls an improvement; and a fast disk
+     * arriving lowers a datastore's IO-weighted mean without making any IO there faster. Each side is
+     * judged by what is known of it: by its mix where its disks' IO was observed, else (or on a
+     * datastore this run has already moved disks onto) by its model's change; a source left
+     * without IO counts at its model's latency for what remains.
+     */
+    public boolean raisesPairLatency(MovableUnit unit, int source, int destination, Result r) {
+        if (!(p.load(destination).outstandingIos() > 0)) {
+            return false;
+        }
+        double srcModelBefore = r.source().latencyBeforeMs().value();
+        double srcModelAfter = r.source().latencyAfterMs().value();
+        double dstModelBefore = r.destination().latencyBeforeMs().value();
+        double dstModelAfter = r.destination().latencyAfterMs().value();
+        if (srcModelAfter - srcModelBefore + dstModelAfter - dstModelBefore > 1e-3) {
+            return true;
+        }
+        if (!(srcModelBefore > 0 && dstModelBefore > 0)) {
+            return false;
+        }
+        double srcBefore = p.ioWeightedLatency(source);
+        double dstBefore = p.ioWeightedLatency(destination);
+        double srcChange = srcModelAfter - srcModelBefore;
+        if (srcBefore > 0) {
+            double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, source, srcModelAfter / srcModelBefore);
+            srcChange = (Double.isFinite(srcAfter) ? srcAfter : srcModelAfter) - srcBefore;
+        }
+        double dstChange = dstModelAfter - dstModelBefore;
+        if (dstBefore > 0) {
+            double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), source, dstModelAfter / dstModelBefore);
+            if (Double.isFinite(dstAfter)) {
+                dstChange = dstAfter - dstBefore;
+            }
+        }
+        return srcChange + dstChange > 1e-3;
+    }
+
+    /**
+     * Copy duration: size over the lower of the copy's IOPS at source and destination, each
+     * Q_mig / L (Little's law) with L the latency predicted there with the copy's IOs added.
+     */
+    double migrationSeconds(double sizeGb, Prediction sourceWithCopy, Prediction destinationWithCopy) {
+        double q = settings.migrationOutstandingIos();
+        double iops = 1000 * Math.min(q / sourceWithCopy.latencyMs(), q / destinationWithCopy.latencyMs());
+        if (!(iops > 0) || Double.isInfinite(iops)) {
+            throw new IllegalStateException("copy IOPS not positive and finite (" + iops + "): model latencies "
+                    + sourceWithCopy.latencyMs() + " / " + destinationWithCopy.latencyMs() + " ms");
+        }
+        return sizeGb * 1024 * 1024 / settings.migrationIoSizeKb() / iops;
+    }
+
+    private Prediction copyLoad(int j, boolean read) {
+        long v = p.load(j).version();
+        if (read) {
+            if (withCopyRead[j] == null || readVersion[j] != v) {
+                withCopyRead[j] = p.load(j).predictWith(null, null, copyRead);
+                readVersion[j] = v;
+            }
+            return withCopyRead[j];
+        }
+        if (withCopyWrite[j] == null || writeVersion[j] != v) {
+            withCopyWrite[j] = p.load(j).predictWith(null, null, copyWrite);
+            writeVersion[j] = v;
+        }
+        return withCopyWrite[j];
+    }
+
+    /** A prediction as an estimate: its interval when it has one (widened to contain the point). */
+    public static Estimate estimate(Prediction prediction) {
+        double v = prediction.latencyMs();
+        if (prediction.latencyInterval().isEmpty()) {
+            return Estimate.exact(v);
+        }
+        Interval i = prediction.latencyInterval().get();
+        return new Estimate(v, Math.min(i.lower(), v), Math.max(i.upper(), v));
+    }
+
+    /**
+     * A latency after a change: the current one shifted by the model's predicted change. Where the
+     * current latency is observed and the model knows the error of its changes
+     * ({@link Prediction#relativeChangeError}), the bounds are the change's; otherwise they are the
+     * after-prediction's interval shifted (a level's error, which is all an unobserved datastore has).
+     */
+    public static Estimate anchored(Prediction after, Prediction before, double current, boolean observed) {
+        double shift = current - before.latencyMs();
+        double r = changeError(after, before);
+        if (observed && !Double.isNaN(r)) {
+            double change = after.latencyMs() - before.latencyMs();
+            double half = r * Math.abs(change);
+            return new Estimate(Math.max(0, current + change), Math.max(0, current + change - half),
+                    Math.max(0, current + change + half));
+        }
+        Estimate e = estimate(after);
+        return new Estimate(Math.max(0, e.value() + shift), Math.max(0, e.lower() + shift), Math.max(0, e.upper() + shift));
+    }
+
+    /**
+     * The latency increase when the load becomes {@code with} (from {@code before}): with the
+     * change's error when the model knows it, else with the interval of {@code with}. The copy only
+     * adds IOs, so the increase's lower bound is never below zero (a level interval reaching below
+     * the current latency would otherwise show the copy as speeding the datastore up).
+     */
+    static Estimate increase(Prediction with, Prediction before, double currentPercentile) {
+        double base = before.latencyMs();
+        double r = changeError(with, before);
+        Estimate e;
+        if (!Double.isNaN(r)) {
+            double change = with.latencyMs() - base;
+            e = new Estimate(change, change - r * Math.abs(change), change + r * Math.abs(change));
+        } else {
+            Estimate level = estimate(with);
+            e = new Estimate(level.value() - base, level.lower() - base, level.upper() - base);
+        }
+        return new Estimate(e.value(), Math.min(e.value(), Math.max(0, e.lower())), e.upper());
+    }
+
+    /** The relative error of the change between two predictions of one model; NaN when either lacks it. */
+    private static double changeError(Prediction a, Prediction b) {
+        return Math.max(a.relativeChangeError(), b.relativeChangeError());
+    }
+}

@@ -1,0 +1,159 @@
+package io.opensdrs.balance.pesto;
+
+import io.opensdrs.balance.BalancingRun;
+import io.opensdrs.balance.BalancingStrategy;
+import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.IoLoadTrigger;
+import io.opensdrs.balance.MovableUnit;
+import io.opensdrs.balance.MovePlan;
+import io.opensdrs.balance.MovePlanBuilder;
+import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.balance.RuleChecker;
+import io.opensdrs.balance.WorkingPlacement;
+import io.opensdrs.model.Prediction;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Pesto's IO load balancing (Gulati et al., SoCC'11, §5.4): equalize latency across
+ * datastores, one move at a time, each move filtered and then judged by cost and benefit.
+ * <ol>
+ *   <li>Sources: datastores over the SDRS IO threshold at p90, worst first.</li>
+ *   <li>Filter (§5.4): skip a move when the source's 50th–90th percentile latencies are lower
+ *       than the destination's — read as "lower at any of p50, p70, p90", so that a move
+ *       must not make any percentile of the pair worse by design.</li>
+ *   <li>{@link CostBenefit} (Eqs. 10–11, on interval bounds): the move must pay.</li>
+ *   <li>Beyond the seeds: onto a datastore that carries load, the destination's latency must
+ *       not be predicted to rise more than the source's falls ({@link CostBenefit#raisesPairLatency});
+ *       onto any datastore, the destination with the disk must be predicted faster than the source
+ *       with it ({@link #overshoots}).</li>
+ *   <li>Among worthwhile moves, the one with the largest margin (benefit's lower bound minus
+ *       cost's upper bound); repeat until no move pays or the move cap is reached.</li>
+ * </ol>
+ * The search looks at the heaviest units (by outstanding IOs) of each source and the
+ * least-loaded destinations, bounded so that a 64 × 9,000 cluster plans in milliseconds.
+ */
+public final class LatencyEqualization implements BalancingStrategy {
+
+    public static final String NAME = "pesto";
+
+    private final int sourcesPerStep;
+    private final int unitsPerSource;
+    private final int destinationsPerSource;
+
+    public LatencyEqualization() {
+        this(4, 48, 16);
+    }
+
+    public LatencyEqualization(int sourcesPerStep, int unitsPerSource, int destinationsPerSource) {
+        this.sourcesPerStep = sourcesPerStep;
+        this.unitsPerSource = unitsPerSource;
+        this.destinationsPerSource = destinationsPerSource;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public MovePlan plan(ClusterState state) {
+        return BalancingRun.run(state, NAME, this::balance);
+    }
+
+    void balance(MovePlanBuilder b, CostBenefit costBenefit) {
+        WorkingPlacement p = b.placement();
+        List<MovableUnit> units = p.units();
+        while (b.underMoveCap()) {
+            List<Integer> sources = IoLoadTrigger.overloaded(p);
+            if (sources.isEmpty()) {
+                break;
+            }
+            Candidate best = null;
+            for (int s = 0; s < Math.min(sourcesPerStep, sources.size()) && best == null; s++) {
+                best = bestMoveFrom(b, costBenefit, units, sources.get(s));
+            }
+            if (best == null) {
+                b.note("no IO move passes Pesto's percentile filter, the rules and cost-benefit");
+                break;
+            }
+            CostBenefit.Result r = best.result;
+            String summary = String.format(Locale.ROOT,
+                    "datastore %s is at %.1f ms p90, over the %.0f ms threshold; moving %s (%.1f GB, %.1f OIO) to %s: "
+                            + "source %s → %s ms, destination %s → %s ms (%s, %s); benefit %s ≥ cost %s (Pesto Eqs. 10–11)",
+                    p.state().names().datastore(r.source().datastoreId()), r.source().p90BeforeMs(), p.settings().ioLatencyThresholdMs(),
+                    p.unitName(best.unit), best.unit.sizeGb(), best.unit.outstandingIos(), p.datastoreName(best.destination),
+                    r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
+                    r.destination().latencyAfterMs(), r.source().model(), r.destination().model(), r.benefit(), r.cost());
+            b.add(best.unit, best.destination, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary,
+                    List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);
+        }
+    }
+
+    private Candidate bestMoveFrom(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int src) {
+        WorkingPlacement p = b.placement();
+        double[] sp = p.percentiles(src);
+        List<Integer> destinations = IoLoadTrigger.destinations(p, src, destinationsPerSource);
+        if (destinations.isEmpty()) {
+            return null;
+        }
+        List<MovableUnit> candidates = p.unitsOn(units, src);
+        candidates.removeIf(b::hasMoved);
+        candidates.sort(Comparator.comparingDouble((MovableUnit u) -> -u.outstandingIos()));
+        if (candidates.size() > unitsPerSource) {
+            candidates = candidates.subList(0, unitsPerSource);
+        }
+        Candidate best = null;
+        for (MovableUnit u : candidates) {
+            if (u.outstandingIos() <= 0) {
+                continue;
+            }
+            Prediction srcAfter = null;
+            for (int dst : destinations) {
+                if (sourceBetterSomewhere(sp, p.percentiles(dst))) {
+                    continue;
+                }
+                if (!RuleChecker.allows(p, u.vm(), u.disks(), dst, false)) {
+                    continue;
+                }
+                if (srcAfter == null) {
+                    srcAfter = p.load(src).predictWith(null, u.disks(), null);
+                }
+                CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
+                if (r.worthwhile() && !overshoots(r) && !costBenefit.raisesPairLatency(u, src, dst, r)
+                        && (best == null || r.margin() > best.result.margin())) {
+                    best = new Candidate(u, dst, r);
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Beyond the seeds: whether the move overshoots — the destination with the disk is predicted
+     * slower than the source with it, so the pair's worst latency rises and the disk itself runs
+     * slower. Equalization moves load toward the lower latency; Eq. 11 can still pay for such a
+     * move because it weighs each latency by outstanding IOs, so many IOs on the source gaining
+     * a little outweigh the moved disk losing much. An empty destination is not exempt: an
+     * "IO-balanced" start (Pesto Table 2) can leave the slowest devices empty, and a heavy disk
+     * moved onto one of them runs slower than where it was. Both sides are the models' means, so that the comparison is of like with like.
+     */
+    static boolean overshoots(CostBenefit.Result r) {
+        return r.destination().latencyAfterMs().value() >= r.source().latencyBeforeMs().value();
+    }
+
+    /** Pesto §5.4's filter: true when the source's latency is lower than the destination's at any of p50, p70, p90. */
+    static boolean sourceBetterSomewhere(double[] source, double[] destination) {
+        for (int k = 0; k < 3; k++) {
+            if (source[k] < destination[k]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Candidate(MovableUnit unit, int destination, CostBenefit.Result result) {
+    }
+}
