@@ -14,7 +14,8 @@ import java.util.Set;
  * datastore entering maintenance — "a series of initial placement operations, except that
  * valid workload models already exist". Each unit (whole VM when its VMDKs are kept together,
  * else one disk), largest first, goes where the datastores' predicted latencies stay most
- * balanced, among the destinations {@link RuleChecker} allows. A unit that fits nowhere is a
+ * balanced, among the destinations {@link RuleChecker} allows; a unit carrying all of its VM's disks
+ * moves the whole VM, its home along ({@link WorkingPlacement#carriesHome}). A unit that fits nowhere is a
  * fault with the reasons; a VM excluded from SDRS is a fault too. The datastore stays
  * {@link MaintenanceState#ENTERING} until all its disks are gone ({@link #stateAfter}).
  * The move cap does not apply: the administrator asked for everything to leave.
@@ -35,7 +36,7 @@ public final class MaintenanceEvacuation {
         DatastoreState leaving = state.datastore(datastoreId);
         ClusterState entering = leaving.maintenance() == MaintenanceState.NORMAL
                 ? state.withDatastore(leaving.withMaintenance(MaintenanceState.ENTERING)) : state;
-        WorkingPlacement p = new WorkingPlacement(entering);
+        WorkingPlacement p = WorkingPlacement.forEvacuation(entering);
         MovePlanBuilder b = new MovePlanBuilder(p, NAME);
         CostBenefit costBenefit = new CostBenefit(p);
         int target = p.datastoreIndex(datastoreId);

@@ -3,6 +3,7 @@ package io.opensdrs.balance;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -11,6 +12,8 @@ import java.util.Set;
  * decisions see it), then finishes the plan: automation flags per move, concurrency waves.
  */
 public final class MovePlanBuilder {
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
     private final WorkingPlacement placement;
     private final String strategy;
@@ -68,10 +71,17 @@ public final class MovePlanBuilder {
         }
         int source = placement.datastoreOf(unit);
         List<String> diskIds = new ArrayList<>();
+        List<Integer> diskKeys = new ArrayList<>();
+        Set<String> sources = new LinkedHashSet<>();
         int[] disks = unit.disks().clone();
         Arrays.sort(disks);
         for (int i : disks) {
             diskIds.add(placement.diskId(i));
+            // a disk already on the destination (a kept-together VM gathered there) is no part of what vCenter moves
+            if (placement.diskDatastore(i) != destination) {
+                diskKeys.add(placement.diskKey(i));
+                sources.add(placement.datastoreId(placement.diskDatastore(i)));
+            }
         }
         boolean auto = AutomationPolicy.autoApplicable(placement.settings(), reason, placement.vmOverride(unit.vm()));
         boolean wholeVm = placement.carriesHome(unit.vm(), disks);
@@ -83,8 +93,10 @@ public final class MovePlanBuilder {
                 copiedGb += placement.diskSizeGb(i);
             }
         }
-        Move m = new Move(moves.size() + 1, 0, placement.vmId(unit.vm()), diskIds, wholeVm, placement.vmHostId(unit.vm()),
-                placement.datastoreId(source), placement.datastoreId(destination), copiedGb, reason,
+        Relocation relocation = new Relocation(placement.vmId(unit.vm()), wholeVm ? Relocation.Scope.WHOLE_VM : Relocation.Scope.DISKS,
+                wholeVm ? List.of() : diskKeys, List.copyOf(sources), placement.datastoreId(destination),
+                placement.vmHostId(unit.vm()), Math.round(copiedGb * GIB));
+        Move m = new Move(moves.size() + 1, 0, relocation, diskIds, placement.datastoreId(source), copiedGb, reason,
                 new Explanation(summary, forecasts), cost, benefit, auto);
         placement.move(unit.disks(), destination);
         for (int i : unit.disks()) {

@@ -13,6 +13,11 @@ import java.util.Set;
  * Waves keep the plan's order (a move never runs before one planned earlier), and a move
  * into a datastore that an earlier move of the same wave leaves starts a new wave, because
  * the plan counted on that space being freed first.
+ *
+ * <p>Of these cuts only the space one is an order the applier cannot tell from the moves alone
+ * (the limits it counts itself, in flight): each move's parents are the earlier moves that leave its
+ * destination, and the applier starts a move only once its parents have ended — an action plan
+ * with parents, as OpenStack Watcher's planner hands its applier.
  */
 public final class MoveScheduler {
 
@@ -25,6 +30,7 @@ public final class MoveScheduler {
         Map<String, Integer> perDatastore = new HashMap<>();
         Map<String, Integer> perHost = new HashMap<>();
         Set<String> leftThisWave = new HashSet<>();
+        Map<String, List<Integer>> leaving = new HashMap<>();
         int seq = 1;
         for (Move m : ordered) {
             boolean fits = perDatastore.getOrDefault(m.sourceDatastoreId(), 0) < settings.maxConcurrentMigrationsPerDatastore()
@@ -43,7 +49,10 @@ public final class MoveScheduler {
                 perHost.merge(m.hostId(), 1, Integer::sum);
             }
             leftThisWave.add(m.sourceDatastoreId());
-            out.add(m.withSchedule(seq++, wave, m.autoApplicable()));
+            List<Integer> parents = leaving.getOrDefault(m.destinationDatastoreId(), List.of());
+            out.add(m.withSchedule(seq, wave, m.autoApplicable(), parents));
+            leaving.computeIfAbsent(m.sourceDatastoreId(), ds -> new ArrayList<>()).add(seq);
+            seq++;
         }
         return out;
     }

@@ -36,8 +36,14 @@ public final class WorkingPlacement {
     final BitSet[] vmSees;
     final VmOverride[] vmOverride;
     final boolean[] keepTogether;
+    /** Per VM: it has disks outside the cluster ({@link VmState#disksOutsideCluster()}). */
+    final boolean[] disksOutsideCluster;
+    /** This placement evacuates a datastore for maintenance mode ({@link #forEvacuation}). */
+    final boolean evacuation;
     final int[][] vmDisks;
     final String[] diskIds;
+    /** Each disk's vCenter device key ({@link DiskState#key()}). */
+    final int[] diskKeys;
     final double[] diskSizeGb;
     final Workload[] diskWorkload;
     /** Each disk's observed IOPS; 0 where none was observed. */
@@ -67,7 +73,20 @@ public final class WorkingPlacement {
     final boolean[] mixObserved;
 
     public WorkingPlacement(ClusterState state) {
+        this(state, false);
+    }
+
+    /**
+     * The placement of a datastore's evacuation for maintenance mode ({@link MaintenanceEvacuation}):
+     * a move of all of a VM's disks moves the whole VM there, kept together or not ({@link #carriesHome}).
+     */
+    public static WorkingPlacement forEvacuation(ClusterState state) {
+        return new WorkingPlacement(state, true);
+    }
+
+    private WorkingPlacement(ClusterState state, boolean evacuation) {
         this.state = state;
+        this.evacuation = evacuation;
         this.settings = state.settings();
         List<DatastoreState> ds = state.datastores();
         datastoreCount = ds.size();
@@ -121,11 +140,13 @@ public final class WorkingPlacement {
         vmSees = new BitSet[vmCount];
         vmOverride = new VmOverride[vmCount];
         keepTogether = new boolean[vmCount];
+        disksOutsideCluster = new boolean[vmCount];
         vmDisks = new int[vmCount][];
         homeGb = new double[vmCount];
         homeDatastore = new int[vmCount];
         int diskCount = vms.stream().mapToInt(v -> v.disks().size()).sum();
         diskIds = new String[diskCount];
+        diskKeys = new int[diskCount];
         diskSizeGb = new double[diskCount];
         diskWorkload = new Workload[diskCount];
         diskIops = new double[diskCount];
@@ -152,12 +173,14 @@ public final class WorkingPlacement {
             }
             vmOverride[v] = vm.override();
             keepTogether[v] = together.contains(vm.id());
+            disksOutsideCluster[v] = vm.disksOutsideCluster() > 0;
             homeGb[v] = vm.homeGb();
             homeDatastore[v] = vm.homeDatastoreId() == null ? -1 : datastoreIndex.getOrDefault(vm.homeDatastoreId(), -1);
             vmDisks[v] = new int[vm.disks().size()];
             for (int i = 0; i < vm.disks().size(); i++) {
                 DiskState d = vm.disks().get(i);
                 diskIds[k] = d.id();
+                diskKeys[k] = d.key();
                 diskIndex.put(d.id(), k);
                 diskSizeGb[k] = d.sizeGb();
                 diskWorkload[k] = d.workload();
@@ -249,8 +272,11 @@ public final class WorkingPlacement {
         vmSees = o.vmSees;
         vmOverride = o.vmOverride;
         keepTogether = o.keepTogether;
+        disksOutsideCluster = o.disksOutsideCluster;
+        evacuation = o.evacuation;
         vmDisks = o.vmDisks;
         diskIds = o.diskIds;
+        diskKeys = o.diskKeys;
         diskSizeGb = o.diskSizeGb;
         diskWorkload = o.diskWorkload;
         diskIops = o.diskIops;
@@ -396,6 +422,11 @@ public final class WorkingPlacement {
 
     public String diskId(int i) {
         return diskIds[i];
+    }
+
+    /** vCenter's device key of disk i ({@link DiskState#key()}). */
+    public int diskKey(int i) {
+        return diskKeys[i];
     }
 
     /** The disk as a sentence names it: "disk 2000 of VM db" ({@link DisplayNames#disk}). */
@@ -610,11 +641,14 @@ public final class WorkingPlacement {
     }
 
     /**
-     * Whether a move of these disks is a move of the whole VM, its home along: vCenter relocates a VM
-     * that keeps its VMDKs together as one, every file of it (the plan records it so, {@link Move#wholeVm()}).
+     * Whether a move of these disks is a move of the whole VM, its home along (the plan records it so,
+     * {@link Move#wholeVm()}): vCenter relocates a VM that keeps its VMDKs together as one, every file of
+     * it, a VM with one disk as much as one with several; and an evacuation for maintenance mode moves a
+     * VM with all its disks whole, kept together or not, since vCenter counts a datastore empty only once
+     * no VM has a file on it, the home included. Never a VM with disks outside the cluster: those stay.
      */
     public boolean carriesHome(int vm, int[] disks) {
-        return keepTogether[vm] && disks.length == vmDisks[vm].length;
+        return (keepTogether[vm] || evacuation) && disks.length == vmDisks[vm].length && !disksOutsideCluster[vm];
     }
 
     /** GB of the VM's home that a move of these disks lands on the destination: 0 unless it carries a home from elsewhere. */

@@ -171,6 +171,66 @@ class WorkflowTest {
         assertThat(fat.explanation().summary()).contains("70.0 GB");
     }
 
+    /**
+     * What vCenter is asked is planned by the engine: a whole VM's relocation names no disk, reads the
+     * datastores its disks are on, and copies the home's bytes with the disks'.
+     */
+    @Test
+    void aMovesRelocationIsWhatTheApplierIssues() {
+        ClusterState roomy = fatOnA(200, 0);
+        Move fat = new io.opensdrs.balance.pesto.LatencyEqualization().plan(roomy).moves().get(0);
+        assertThat(fat.relocation()).isEqualTo(new Relocation("fat", Relocation.Scope.WHOLE_VM, List.of(), List.of("A"), "C", "h0",
+                70L << 30));
+    }
+
+    /**
+     * A kept-together VM with a disk outside the cluster moves its disks in the cluster alone, by their
+     * vCenter keys: the home stays with the disk the engine does not plan, and is not counted as copied.
+     */
+    @Test
+    void aVmWithADiskOutsideTheClusterMovesItsDisksNotItsHome() {
+        VmState fat = new VmState("fat", "h0", VmOverride.DEFAULT, true,
+                List.of(new DiskState("fat/2001", 2001, 30, "A", new Workload(1, 4, 1, 1), 0)), "A", 40, 1);
+        ClusterState state = Clusters.cluster()
+                .datastore("A", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 100, LqSlopeModel.of(1, 2), null)
+                .datastore("C", 200, LqSlopeModel.of(1, 2), null)
+                .vm(fat).vm("other", "A", 20, 1).vm("b1", "B", 20, 1).build();
+        MovePlan plan = new io.opensdrs.balance.pesto.LatencyEqualization().plan(state);
+        PlanInvariants.check(state, plan, false);
+        Move moved = plan.moves().stream().filter(m -> m.vmId().equals("fat")).findFirst().orElseThrow(() ->
+                new AssertionError("fat's disk does not move: " + plan.moves()));
+        assertThat(moved.wholeVm()).isFalse();
+        assertThat(moved.sizeGb()).isEqualTo(30.0);
+        assertThat(moved.relocation()).isEqualTo(new Relocation("fat", Relocation.Scope.DISKS, List.of(2001), List.of("A"),
+                moved.destinationDatastoreId(), "h0", 30L << 30));
+    }
+
+    /**
+     * An evacuation moves a VM with all its disks whole, its home along, though it does not keep its
+     * VMDKs together: vCenter counts the datastore empty only once no VM has a file there. A VM whose
+     * disks leave one by one leaves them as disks, each by its key.
+     */
+    @Test
+    void anEvacuationMovesAVmWithAllItsDisksWholeKeptTogetherOrNot() {
+        Workload w = new Workload(1, 4, 1, 1);
+        ClusterState state = Clusters.cluster()
+                .datastoreIn(MaintenanceState.NORMAL, "leaving", 1000, LqSlopeModel.of(1, 2))
+                .datastoreIn(MaintenanceState.NORMAL, "roomy", 1000, LqSlopeModel.of(1, 2))
+                .vm(new VmState("one", "h0", VmOverride.DEFAULT, false, List.of(new DiskState("one/2000", 2000, 10, "leaving", w, 0)),
+                        "leaving", 2))
+                .vm(new VmState("two", "h0", VmOverride.DEFAULT, false, List.of(new DiskState("two/2000", 2000, 10, "leaving", w, 0),
+                        new DiskState("two/2001", 2001, 10, "leaving", w, 0)), "leaving", 2))
+                .build();
+        MovePlan plan = MaintenanceEvacuation.plan(state, "leaving", false);
+        Move one = plan.moves().stream().filter(m -> m.vmId().equals("one")).findFirst().orElseThrow();
+        assertThat(one.relocation()).isEqualTo(new Relocation("one", Relocation.Scope.WHOLE_VM, List.of(), List.of("leaving"), "roomy",
+                "h0", 12L << 30));
+        assertThat(one.sizeGb()).as("the home copies too").isEqualTo(12.0);
+        assertThat(plan.moves()).filteredOn(m -> m.vmId().equals("two")).extracting(m -> m.relocation().scope() + " " + m.relocation().diskKeys())
+                .containsExactlyInAnyOrder("DISKS [2000]", "DISKS [2001]");
+    }
+
     /** A, B (20 GB used) of 100 GB and C of {@code capacityC} holding {@code usedOnC}; on A fat (30-GB disk, 40-GB home) and other (20 GB). */
     private static ClusterState fatOnA(double capacityC, double usedOnC) {
         Clusters c = Clusters.cluster()
@@ -222,12 +282,28 @@ class WorkflowTest {
     void wavesRespectEightPerDatastoreAndTwoPerHost() {
         List<Move> moves = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            moves.add(new Move(0, 0, "vm" + i, List.of("d" + i), true, "h" + (i % 2), "A", "B", 1,
-                    ReasonCode.BALANCE_DATASTORE_IO_LOAD, new Explanation("", List.of()), Estimate.exact(0), Estimate.exact(0), false));
+            moves.add(new Move(0, 0, new Relocation("vm" + i, Relocation.Scope.WHOLE_VM, List.of(), List.of("A"), "B", "h" + (i % 2), 1L << 30),
+                    List.of("d" + i), "A", 1, ReasonCode.BALANCE_DATASTORE_IO_LOAD, new Explanation("", List.of()), Estimate.exact(0),
+                    Estimate.exact(0), false));
         }
         List<Move> waves = MoveScheduler.schedule(moves, BalancingSettings.defaults());
         // Two hosts × 2 per host = 4 in the first wave, then 2.
         assertThat(waves).extracting(Move::wave).containsExactly(1, 1, 1, 1, 2, 2);
         assertThat(waves).extracting(Move::sequence).containsExactly(1, 2, 3, 4, 5, 6);
+    }
+
+    @Test
+    void aMoveIntoADatastoreAnEarlierMoveLeavesHasThatMoveAsParent() {
+        List<Move> moves = List.of(move("shed", "B", "C"), move("other", "A", "C"), move("into", "A", "B"), move("more", "D", "B"));
+        List<Move> plan = MoveScheduler.schedule(moves, BalancingSettings.defaults());
+        assertThat(plan).extracting(Move::wave).containsExactly(1, 1, 2, 2);
+        // the space B frees is what the moves into B wait for; the limits alone make no parent
+        assertThat(plan).extracting(Move::parents).containsExactly(List.of(), List.of(), List.of(1), List.of(1));
+    }
+
+    private static Move move(String vm, String from, String to) {
+        return new Move(0, 0, new Relocation(vm, Relocation.Scope.DISKS, List.of(2000), List.of(from), to, "h-" + vm, 1L << 30),
+                List.of(vm + "/2000"), from, 1, ReasonCode.BALANCE_DATASTORE_SPACE_USAGE, new Explanation("", List.of()),
+                Estimate.exact(0), Estimate.exact(0), false);
     }
 }
