@@ -50,15 +50,23 @@ class ProductJarsIT {
         List<Path> product = new ArrayList<>();
         product.add(root.resolve("server/target/sdrs-server.jar"));
         product.add(root.resolve("host-agent/target/sdrs-host-agent.jar"));
-        Path agentLib = root.resolve("host-agent/target/lib");
-        assertThat(agentLib).as("the host agent's libraries").isDirectory();
-        try (Stream<Path> libs = Files.list(agentLib)) {
-            List<Path> jars = libs.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
-            assertThat(jars).as("the host agent ships the models, not the engine")
-                    .anyMatch(p -> p.getFileName().toString().startsWith("sdrs-model-"))
-                    .noneMatch(p -> p.getFileName().toString().startsWith("sdrs-engine-"));
-            product.addAll(jars);
+        // The agent's libraries are the ones its manifest's Class-Path names: what `java -jar`
+        // loads and what ships beside it; a stale jar left in target/lib by an older build is neither.
+        Path agentJar = root.resolve("host-agent/target/sdrs-host-agent.jar");
+        List<Path> jars = new ArrayList<>();
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(agentJar.toFile())) {
+            String classPath = jar.getManifest().getMainAttributes().getValue("Class-Path");
+            assertThat(classPath).as("the host agent's manifest Class-Path").isNotNull();
+            for (String entry : classPath.trim().split("\\s+")) {
+                Path lib = agentJar.getParent().resolve(entry);
+                assertThat(lib).as("a library the agent's manifest names").isRegularFile();
+                jars.add(lib);
+            }
         }
+        assertThat(jars).as("the host agent ships the models, not the engine")
+                .anyMatch(p -> p.getFileName().toString().startsWith("sdrs-model-"))
+                .noneMatch(p -> p.getFileName().toString().startsWith("sdrs-engine-"));
+        product.addAll(jars);
         product.add(moduleJar(root.resolve("model/engine/target"), "sdrs-engine-"));
         product.add(moduleJar(root.resolve("model/target"), "sdrs-model-"));
         product.add(moduleJar(root.resolve("shared/target"), "sdrs-shared-"));
