@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient, ClusterView, RecommendationDetail, RecommendationView } from '../src/api';
 import type { Host } from '../src/host';
 import type { PageContext } from '../src/pages/context';
-import { recommendationsPage } from '../src/pages/recommendations';
+import { progressText, recommendationsPage } from '../src/pages/recommendations';
 import { parseRoute } from '../src/route';
 
 const pending: RecommendationView = {
@@ -73,5 +73,15 @@ describe('recommendations page', () => {
     await vi.advanceTimersByTimeAsync(10000);
     expect(p.recommendation).toHaveBeenCalledTimes(1);
     expect(p.refresh).not.toHaveBeenCalled();
+  });
+
+  it('says what a queued move waits for while it is applied', () => {
+    const names = { datastore: (x: string) => ({ 'datastore-2': 'x' } as Record<string, string>)[x] ?? x, vm: () => 'y-small' };
+    const waiting = { vmId: 'vm-2', diskKeys: [2000], destinationDatastoreId: 'datastore-2', state: 'QUEUED', progress: null,
+      faultMessage: null, waitReason: 'waiting for its parent, action 12 of recommendation 5, to end (it is RUNNING)' };
+    const r = { ...detail('APPLYING'), actions: [waiting] } as unknown as RecommendationDetail;
+    expect(progressText(r, names)).toBe('y-small disk 2000 → x QUEUED (waiting for its parent, action 12 of recommendation 5, to end (it is RUNNING))');
+    const started = { ...waiting, state: 'RUNNING', progress: 40, waitReason: null };
+    expect(progressText({ ...r, actions: [started] } as unknown as RecommendationDetail, names)).toBe('y-small disk 2000 → x RUNNING 40 %');
   });
 });

@@ -87,12 +87,13 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
     table('Earlier recommendations', cols(false), done, 'none.', 'done-table'));
 }
 
-/** "db-01 disk 2000 → ssd-01 RUNNING 40 %; …" */
+/** "db-01 disk 2000 → ssd-01 RUNNING 40 %; …", a queued move with what it waits for (a parent move, a limit). */
 export function progressText(r: RecommendationDetail, names: Names): string {
   return (r.actions ?? []).map((a) => {
     const what = `${names.vm(a.vmId)}${a.diskKeys?.length ? ` disk ${a.diskKeys.join(', ')}` : ''} → ${names.datastore(a.destinationDatastoreId)}`;
     const prog = a.progress != null && /RUNNING/i.test(a.state) ? ` ${a.progress} %` : '';
+    const waiting = a.waitReason && /QUEUED/i.test(a.state) ? ` (${a.waitReason})` : '';
     const fault = a.faultMessage ? ` (${a.faultMessage})` : '';
-    return `${what} ${a.state}${prog}${fault}`;
+    return `${what} ${a.state}${prog}${waiting}${fault}`;
   }).join('; ') || 'no actions';
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.opensdrs.server.bench.SimulatedAgent;
+import io.opensdrs.server.ingest.SimulatedAgent;
 import io.opensdrs.server.ingest.AgentGrpcServer;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
 import io.opensdrs.server.inventory.InventoryChanges;

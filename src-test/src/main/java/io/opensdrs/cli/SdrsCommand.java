@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 CaptureCommand.class,
                 io.opensdrs.testbed.cli.TestbedCommand.class,
-                io.opensdrs.model.cli.ModelCommand.class,
-                io.opensdrs.balance.bench.BenchCommand.class,
+                io.opensdrs.cli.model.ModelCommand.class,
+                io.opensdrs.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class SdrsCommand implements Runnable {
@@ -34,14 +34,7 @@ public final class SdrsCommand implements Runnable {
 
     /** The configured command line, shared by {@link #main} and tests. */
     public static CommandLine commandLine() {
-        CommandLine root = new CommandLine(new SdrsCommand());
-        // B1 and B2 need the testbed, which module model cannot see: attach them to model's `bench` here.
-        CommandLine bench = root.getSubcommands().get("bench");
-        bench.addSubcommand("b1", new io.opensdrs.bench.B1Command());
-        bench.addSubcommand("b2", new io.opensdrs.bench.B2Command());
-        // B4v starts vcsim (src-test) and the server jar as processes
-        bench.addSubcommand("b4v", new io.opensdrs.bench.B4vCommand());
-        return root
+        return new CommandLine(new SdrsCommand())
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(new CliErrors());
     }

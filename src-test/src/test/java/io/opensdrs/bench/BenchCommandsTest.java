@@ -11,10 +11,20 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `sdrs bench b1|b2|b4v` refuse a bad option value naming it, before measuring anything; B4v on a
- * tiny world stores every sample it published.
+ * `sdrs bench` lists every benchmark command; `sdrs bench b1|b2|b4v` refuse a bad option value
+ * naming it, before measuring anything; B4v on a tiny world stores every sample it published.
  */
 class BenchCommandsTest {
+
+    /** Every benchmark of SPEC §8 that is a command is one of `sdrs bench`, in src-test. */
+    @Test
+    void benchListsEveryBenchmarkCommand() {
+        SdrsRun r = SdrsRun.of("bench", "--help");
+        assertThat(r.exit()).isZero();
+        for (String b : List.of("b1", "b2", "b3", "b4", "b4v", "b5", "b6")) {
+            assertThat(r.out()).as(b).containsPattern("(?m)^\\s+" + b + "\\s");
+        }
+    }
 
     @Test
     void b2RefusesNegativeReferenceAndExhaustiveMoves() {

@@ -39,8 +39,7 @@ import picocli.CommandLine.Option;
  * period, {@link DatastoreDiscovery}). Events go to standard output, one line each, starting with {@code EVENT}.
  */
 @Command(name = "sdrs-host-agent", mixinStandardHelpOptions = true, version = "sdrs-host-agent 0.1.0",
-        description = "OpenSDRS host agent: heartbeat blocks, leader election, workload injector, throttling.",
-        subcommands = {B5Command.class})
+        description = "OpenSDRS host agent: heartbeat blocks, leader election, workload injector, throttling.")
 public final class AgentCommand implements Callable<Integer> {
 
     /** What the injector reads when this host leads. */

@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.problems.ApiIds;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 

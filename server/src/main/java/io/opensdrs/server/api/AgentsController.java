@@ -1,6 +1,8 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.server.ingest.AgentCredentialStore;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.NotFoundException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;

@@ -1,6 +1,8 @@
 package io.opensdrs.server.api;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import jakarta.validation.ConstraintViolationException;
 import org.slf4j.Logger;

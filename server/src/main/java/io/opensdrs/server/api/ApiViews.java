@@ -1,6 +1,7 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.settings.SettingsRequest;
 
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,15 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.balance.InitialPlacement;
-import io.opensdrs.model.Workload;
 import io.opensdrs.server.balancing.BalancingService;
 import io.opensdrs.server.balancing.BalancingViews;
 import io.opensdrs.server.balancing.CapacityAdvisor;
 import io.opensdrs.server.balancing.MaintenanceMode;
 import io.opensdrs.server.balancing.PlacementAdvisor;
 import io.opensdrs.server.balancing.PlanRecorder;
+import io.opensdrs.server.balancing.WorkloadRequest;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.NotFoundException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -54,17 +56,6 @@ public class BalancingController {
     /** POST /clusters/{id}/maintenance body. */
     /** @param ignoreAffinity for this request; absent, the cluster's "ignore affinity rules for maintenance" */
     public record MaintenanceRequest(@NotNull Boolean enter, Boolean ignoreAffinity) {
-    }
-
-    /** A workload as the plugin states it: OIO, IO size in KB, read and random shares in percent. */
-    public record WorkloadRequest(
-            @NotNull @DecimalMin("0.0") @DecimalMax("4096") Double oio,
-            @NotNull @DecimalMin(value = "0.0", inclusive = false) @DecimalMax("4096") Double ioSizeKB,
-            @NotNull @DecimalMin("0.0") @DecimalMax("100") Double readPct,
-            @NotNull @DecimalMin("0.0") @DecimalMax("100") Double randomPct) {
-        public Workload toWorkload() {
-            return new Workload(oio, ioSizeKB, readPct / 100, randomPct / 100);
-        }
     }
 
     /**

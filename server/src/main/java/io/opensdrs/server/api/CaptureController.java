@@ -2,6 +2,9 @@ package io.opensdrs.server.api;
 
 import io.opensdrs.server.capture.CaptureViews;
 import io.opensdrs.server.capture.ClusterCapture;
+import io.opensdrs.server.inventory.InventoryRepository;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.InvalidFieldException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Pattern;
@@ -50,7 +53,7 @@ public class CaptureController {
                 throw new InvalidFieldException("last", "must be longer than zero, got " + last);
             }
         }
-        InventoryQueries.ClusterRow cluster = queries.cluster(clusterId);
+        InventoryRepository.ClusterRow cluster = queries.cluster(clusterId);
         List<String> members = queries.datastoreNamesOf(clusterId);
         String kind = members.isEmpty() ? null : queries.modelKindOf(members.get(0));
         List<CaptureViews.Rule> rules = clusters.rules(clusterId).stream()

@@ -1,14 +1,20 @@
 package io.opensdrs.server.api;
 
-import io.opensdrs.server.balancing.ClusterPolicies;
-import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.balancing.BalancingViews;
+import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.balancing.SledsControlLoop;
 import io.opensdrs.server.balancing.StorageDrsOff;
+import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.rules.PodRules;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
+import io.opensdrs.server.settings.SettingsRequest;
 import io.opensdrs.server.settings.VCenterPodSettings;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.StorageDrsRules.PodSettings;
@@ -46,6 +52,8 @@ import java.util.Map;
 public class ClustersController {
 
     private final InventoryQueries queries;
+    private final InventoryRepository inventory;
+    private final ActionHistory history;
     private final ClusterSettingsRepository settingsRepository;
     private final DatastoreModels models;
     private final JdbcTemplate jdbc;
@@ -60,7 +68,8 @@ public class ClustersController {
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
     private static final String INTRA_VM_AFFINITY = "intraVmAffinity:";
 
-    public ClustersController(InventoryQueries queries, ClusterSettingsRepository settingsRepository, DatastoreModels models,
+    public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistory history,
+                              ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
                               VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds) {
         this.sleds = sleds;
@@ -70,6 +79,8 @@ public class ClustersController {
         this.podSettings = podSettings;
         this.policies = policies;
         this.queries = queries;
+        this.inventory = inventory;
+        this.history = history;
         this.settingsRepository = settingsRepository;
         this.models = models;
         this.jdbc = jdbc;
@@ -91,7 +102,7 @@ public class ClustersController {
     public List<ApiViews.RuleView> rules(@PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         queries.cluster(clusterId);
         StorageDrsRules rules = assembler.storageDrsRules(clusterId);
-        Map<String, String> vmNames = vmNames();
+        Map<String, String> vmNames = inventory.vmNames();
         List<ApiViews.RuleView> out = new ArrayList<>();
         for (StorageDrsRules.VmAntiAffinity r : rules.vmAntiAffinity()) {
             out.add(new ApiViews.RuleView(VM_ANTI_AFFINITY + r.name(), "vmAntiAffinity", r.name(), r.enabled(),
@@ -101,7 +112,7 @@ public class ClustersController {
             String vm = vmNames.getOrDefault(v.vmId(), v.vmId());
             StorageDrsRules.VmdkAntiAffinity a = v.vmdkAntiAffinity();
             if (a != null) {
-                Map<Integer, String> files = diskFiles(v.vmId());
+                Map<Integer, String> files = inventory.diskFiles(v.vmId());
                 out.add(new ApiViews.RuleView(VMDK_ANTI_AFFINITY + v.vmId(), "vmdkAntiAffinity", a.name(), a.enabled(),
                         a.diskKeys().stream().map(k -> files.getOrDefault(k, vm + " disk " + k)).toList()));
             }
@@ -191,7 +202,7 @@ public class ClustersController {
     public List<ApiViews.VmOverrideView> vmOverrides(
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId) {
         queries.cluster(clusterId);
-        Map<String, String> vmNames = vmNames();
+        Map<String, String> vmNames = inventory.vmNames();
         Map<String, Boolean> keepTogether = new LinkedHashMap<>();
         assembler.storageDrsRules(clusterId).vms().forEach(v -> {
             if (v.keepTogether() != null) {
@@ -205,22 +216,6 @@ public class ClustersController {
         }
         keepTogether.forEach((vm, k) -> out.add(new ApiViews.VmOverrideView(vm, vmNames.get(vm), "default", k, null)));
         return out;
-    }
-
-    private Map<String, String> vmNames() {
-        Map<String, String> names = new LinkedHashMap<>();
-        jdbc.query("SELECT moid, name FROM vm", rs -> {
-            names.put(rs.getString(1), rs.getString(2));
-        });
-        return names;
-    }
-
-    private Map<Integer, String> diskFiles(String vmId) {
-        Map<Integer, String> files = new LinkedHashMap<>();
-        jdbc.query("SELECT disk_key, file_name FROM virtual_disk WHERE vm_moid = ?", rs -> {
-            files.put(rs.getInt(1), rs.getString(2));
-        }, vmId);
-        return files;
     }
 
     @GetMapping("/{clusterId}/settings")
@@ -332,10 +327,8 @@ public class ClustersController {
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         queries.cluster(clusterId);
-        return jdbc.query("SELECT id, action, detail, recommendation_id, occurred_at FROM action_history WHERE cluster_moid = ?"
-                        + " ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
-                (rs, i) -> new ApiViews.HistoryView(rs.getLong(1), rs.getString(2), rs.getString(3),
-                        (Long) rs.getObject(4, Long.class), rs.getTimestamp(5).toInstant().toString()), clusterId);
+        return history.recent(clusterId, limit).stream().map(e -> new ApiViews.HistoryView(e.id(), e.action(), e.detail(),
+                e.recommendationId(), e.occurredAt().toString())).toList();
     }
 
     @GetMapping("/{clusterId}/faults")
@@ -349,7 +342,7 @@ public class ClustersController {
                         rs.getTimestamp(4).toInstant().toString()), clusterId);
     }
 
-    private ApiViews.ClusterView view(InventoryQueries.ClusterRow c) {
+    private ApiViews.ClusterView view(InventoryRepository.ClusterRow c) {
         ClusterSettings s = queries.settings(c.moid());
         List<String> members = queries.datastoreNamesOf(c.moid());
         return new ApiViews.ClusterView(c.moid(), c.name(), c.datacenter(), members.size(), s.getModelKind(),

@@ -1,8 +1,13 @@
 package io.opensdrs.server.api;
 
 import io.opensdrs.server.ingest.DatastoreHeartbeats;
+import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
+import io.opensdrs.server.stats.PercentileSnapshots;
 import io.opensdrs.server.stats.WindowPercentiles;
 import io.opensdrs.server.stats.WorkloadMetric;
 import io.opensdrs.server.stats.WorkloadPercentiles;
@@ -11,7 +16,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -34,16 +38,18 @@ public class DatastoresController {
     private final InventoryQueries queries;
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
-    private final JdbcTemplate jdbc;
+    private final InventoryRepository inventory;
+    private final PercentileSnapshots snapshots;
     private final DatastoreHeartbeats heartbeats;
 
-    public DatastoresController(InventoryQueries queries, WorkloadPercentiles percentiles, DatastoreModels models, JdbcTemplate jdbc,
-                                DatastoreHeartbeats heartbeats) {
+    public DatastoresController(InventoryQueries queries, InventoryRepository inventory, WorkloadPercentiles percentiles,
+                                PercentileSnapshots snapshots, DatastoreModels models, DatastoreHeartbeats heartbeats) {
         this.heartbeats = heartbeats;
         this.queries = queries;
         this.percentiles = percentiles;
         this.models = models;
-        this.jdbc = jdbc;
+        this.inventory = inventory;
+        this.snapshots = snapshots;
     }
 
     @GetMapping
@@ -61,15 +67,13 @@ public class DatastoresController {
     @Operation(summary = "A datastore: space, model, hosts, percentiles over every window")
     public ApiViews.DatastoreDetail get(@PathVariable @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String name) {
         requireKnown(name);
-        List<String> hosts = jdbc.queryForList("SELECT h.name FROM host h JOIN host_datastore hd ON hd.host_moid = h.moid"
-                + " JOIN datastore d ON d.moid = hd.datastore_moid WHERE d.name = ? ORDER BY h.name", String.class, name);
-        Integer disks = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk vd JOIN datastore d ON d.moid = vd.datastore_moid"
-                + " WHERE d.name = ?", Integer.class, name);
+        List<String> hosts = inventory.hostNamesOf(name);
+        int disks = inventory.diskCountOn(name);
         List<ApiViews.PercentilesView> p = new ArrayList<>();
         for (Duration w : percentiles.windows()) {
             percentiles.datastore(name, w).ifPresent(v -> p.add(view(name, v)));
         }
-        return new ApiViews.DatastoreDetail(view(name), hosts, disks == null ? 0 : disks, p);
+        return new ApiViews.DatastoreDetail(view(name), hosts, disks, p);
     }
 
     @GetMapping("/{name}/percentiles")
@@ -112,10 +116,8 @@ public class DatastoresController {
             @RequestParam(defaultValue = "LATENCY_MS") WorkloadMetric metric,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         requireKnown(name);
-        return jdbc.query("SELECT metric, window_seconds, p50, p70, p90, sample_count, taken_at FROM percentile_snapshot"
-                        + " WHERE datastore_name = ? AND metric = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
-                (rs, i) -> new ApiViews.SnapshotView(rs.getString(1), rs.getLong(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
-                        rs.getLong(6), rs.getTimestamp(7).toInstant().toString()), name, metric.name());
+        return snapshots.history(name, metric, limit).stream().map(s -> new ApiViews.SnapshotView(s.metric(), s.windowSeconds(),
+                s.p50(), s.p70(), s.p90(), s.samples(), s.takenAt().toString())).toList();
     }
 
     private void requireKnown(String name) {
@@ -130,9 +132,9 @@ public class DatastoresController {
         ModelRecord m = models.effective(name, queries.modelKindOf(name));
         ApiViews.SpaceView space = row.map(r -> new ApiViews.SpaceView(r.capacity(), r.free(),
                 r.capacity() == 0 ? 0 : 100.0 * (r.capacity() - r.free()) / r.capacity())).orElse(null);
-        return new ApiViews.DatastoreView(name, row.map(InventoryQueries.DatastoreRow::moid).orElse(null),
-                row.map(InventoryQueries.DatastoreRow::cluster).orElse(null), row.map(InventoryQueries.DatastoreRow::accessible).orElse(true),
-                row.map(InventoryQueries.DatastoreRow::maintenance).orElse("normal"), space, ApiViews.ModelSummary.of(m),
+        return new ApiViews.DatastoreView(name, row.map(InventoryRepository.DatastoreRow::moid).orElse(null),
+                row.map(InventoryRepository.DatastoreRow::cluster).orElse(null), row.map(InventoryRepository.DatastoreRow::accessible).orElse(true),
+                row.map(InventoryRepository.DatastoreRow::maintenance).orElse("normal"), space, ApiViews.ModelSummary.of(m),
                 heartbeats.of(name).map(h -> new ApiViews.HeartbeatView(h.leaderHost(), h.liveHosts(), h.idle(), h.reportedBy(),
                         h.receivedAt().toString())).orElse(null));
     }

@@ -1,5 +1,8 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.inventory.InventoryRepository;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.stats.RawSampleStore;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;
@@ -8,7 +11,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,12 +26,12 @@ import java.util.List;
 @Tag(name = "disks")
 public class DisksController {
 
-    private final JdbcTemplate jdbc;
+    private final InventoryRepository inventory;
     private final WorkloadPercentiles percentiles;
     private final RawSampleStore raw;
 
-    public DisksController(JdbcTemplate jdbc, WorkloadPercentiles percentiles, RawSampleStore raw) {
-        this.jdbc = jdbc;
+    public DisksController(InventoryRepository inventory, WorkloadPercentiles percentiles, RawSampleStore raw) {
+        this.inventory = inventory;
         this.percentiles = percentiles;
         this.raw = raw;
     }
@@ -54,12 +56,8 @@ public class DisksController {
     public List<ApiViews.DiskView> list(
             @RequestParam(required = false) @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String datastore,
             @RequestParam(defaultValue = "1000") @Min(1) @Max(10000) int limit) {
-        String sql = "SELECT vd.vm_moid, v.name, vd.disk_key, vd.file_name, vd.size_bytes, d.name FROM virtual_disk vd"
-                + " JOIN vm v ON v.moid = vd.vm_moid LEFT JOIN datastore d ON d.moid = vd.datastore_moid"
-                + (datastore != null ? " WHERE d.name = ?" : "") + " ORDER BY v.name, vd.disk_key FETCH FIRST " + limit + " ROWS ONLY";
-        Object[] args = datastore != null ? new Object[]{datastore} : new Object[0];
-        return jdbc.query(sql, (rs, i) -> new ApiViews.DiskView(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-                rs.getLong(5), rs.getString(6)), args);
+        return inventory.disks(datastore, limit).stream().map(d -> new ApiViews.DiskView(d.vm(), d.vmName(), d.diskKey(), d.file(),
+                d.sizeBytes(), d.datastore())).toList();
     }
 
     @GetMapping("/{vm}/{diskKey}/percentiles")

@@ -1,47 +1,45 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.ingest.AgentStore;
+import io.opensdrs.server.inventory.InventoryRepository;
+import io.opensdrs.server.inventory.InventoryRepository.ClusterRow;
+import io.opensdrs.server.inventory.InventoryRepository.DatastoreRow;
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.settings.ClusterSettings;
 import io.opensdrs.server.settings.ClusterSettingsRepository;
 import io.opensdrs.server.stats.WorkloadPercentiles;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** Read-side queries the controllers share. */
+/** What the controllers ask of several features at once: clusters and datastores as the API names them. */
 @Component
 class InventoryQueries {
 
-    record DatastoreRow(String moid, String name, String cluster, long capacity, long free, boolean accessible, String maintenance) {
-    }
-
-    record ClusterRow(String moid, String name, String datacenter) {
-    }
-
-    private final JdbcTemplate jdbc;
+    private final InventoryRepository inventory;
     private final ClusterSettingsRepository settings;
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
+    private final AgentStore agents;
 
-    InventoryQueries(JdbcTemplate jdbc, ClusterSettingsRepository settings, WorkloadPercentiles percentiles, DatastoreModels models) {
-        this.jdbc = jdbc;
+    InventoryQueries(InventoryRepository inventory, ClusterSettingsRepository settings, WorkloadPercentiles percentiles,
+                     DatastoreModels models, AgentStore agents) {
+        this.inventory = inventory;
         this.settings = settings;
         this.percentiles = percentiles;
         this.models = models;
+        this.agents = agents;
     }
 
     List<ClusterRow> clusters() {
-        return jdbc.query("SELECT moid, name, datacenter_moid FROM datastore_cluster ORDER BY name",
-                (rs, i) -> new ClusterRow(rs.getString(1), rs.getString(2), rs.getString(3)));
+        return inventory.clusters();
     }
 
     ClusterRow cluster(String moid) {
-        return jdbc.query("SELECT moid, name, datacenter_moid FROM datastore_cluster WHERE moid = ?",
-                        (rs, i) -> new ClusterRow(rs.getString(1), rs.getString(2), rs.getString(3)), moid)
-                .stream().findFirst().orElseThrow(() -> new NotFoundException("no datastore cluster " + moid));
+        return inventory.cluster(moid).orElseThrow(() -> new NotFoundException("no datastore cluster " + moid));
     }
 
     ClusterSettings settings(String clusterMoid) {
@@ -49,11 +47,11 @@ class InventoryQueries {
     }
 
     List<String> datastoreNamesOf(String clusterMoid) {
-        return jdbc.queryForList("SELECT name FROM datastore WHERE cluster_moid = ? ORDER BY name", String.class, clusterMoid);
+        return inventory.datastoreNamesOf(clusterMoid);
     }
 
     Optional<DatastoreRow> datastore(String name) {
-        return jdbc.query(DS + " WHERE name = ?", (rs, i) -> row(rs), name).stream().findFirst();
+        return inventory.datastore(name);
     }
 
     /** Datastores from the inventory, plus those only agents or models have mentioned so far. */
@@ -61,10 +59,10 @@ class InventoryQueries {
         if (clusterMoid != null) {
             return new TreeSet<>(datastoreNamesOf(clusterMoid));
         }
-        TreeSet<String> names = new TreeSet<>(jdbc.queryForList("SELECT name FROM datastore", String.class));
+        TreeSet<String> names = new TreeSet<>(inventory.datastoreNames());
         names.addAll(percentiles.datastoreNames());
-        names.addAll(jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model", String.class));
-        names.addAll(jdbc.queryForList("SELECT DISTINCT datastore_name FROM agent_datastore", String.class));
+        names.addAll(models.datastoreNames());
+        names.addAll(agents.reportedDatastoreNames());
         return names;
     }
 
@@ -77,12 +75,5 @@ class InventoryQueries {
             List<String> members = datastoreNamesOf(c);
             return models.selectKind(settings(c).getModelKind(), members);
         }).orElseGet(() -> models.selectKind(DatastoreModels.AUTO, List.of(datastoreName)));
-    }
-
-    private static final String DS = "SELECT moid, name, cluster_moid, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore";
-
-    private static DatastoreRow row(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new DatastoreRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5), rs.getBoolean(6),
-                rs.getString(7));
     }
 }

@@ -1,5 +1,6 @@
 package io.opensdrs.server.api;
 
+import io.opensdrs.server.problems.ApiIds;
 import io.opensdrs.server.stats.vcenter.StatisticsFaults;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;
 import io.swagger.v3.oas.annotations.Operation;

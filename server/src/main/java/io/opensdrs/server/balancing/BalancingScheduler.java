@@ -1,6 +1,7 @@
 package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.BalancingSettings;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;

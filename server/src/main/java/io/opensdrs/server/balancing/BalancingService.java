@@ -6,6 +6,7 @@ import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.StrategyRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 

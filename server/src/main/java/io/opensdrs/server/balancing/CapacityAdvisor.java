@@ -7,7 +7,8 @@ import io.opensdrs.balance.DiskState;
 import io.opensdrs.balance.InitialPlacement;
 import io.opensdrs.balance.VmState;
 import io.opensdrs.model.Workload;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.NotFoundException;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 

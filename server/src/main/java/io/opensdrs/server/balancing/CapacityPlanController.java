@@ -1,8 +1,7 @@
 package io.opensdrs.server.balancing;
 
-import io.opensdrs.server.api.ApiIds;
-import io.opensdrs.server.api.BalancingController.WorkloadRequest;
-import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.problems.ApiIds;
+import io.opensdrs.server.problems.InvalidFieldException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;

@@ -18,10 +18,11 @@ import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.ModelRegistry;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Workload;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.FitPoint;
 import io.opensdrs.server.models.ModelRecord;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.stats.WindowPercentiles;
 import io.opensdrs.server.stats.WorkloadMetric;
 import io.opensdrs.server.stats.WorkloadPercentiles;
@@ -162,7 +163,9 @@ public class ClusterStateAssembler {
         Duration window = longestWindow();
         Map<String, String> homeOf = new LinkedHashMap<>();
         Map<String, Double> homeGb = new LinkedHashMap<>();
-        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name, v.home_datastore_moid, v.home_bytes"
+        Map<String, Integer> allDisks = new LinkedHashMap<>();
+        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name, v.home_datastore_moid, v.home_bytes,"
+                        + " (SELECT COUNT(*) FROM virtual_disk a WHERE a.vm_moid = v.moid)"
                         + " FROM virtual_disk vd"
                         + " JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
                         + " WHERE d.cluster_moid = ? ORDER BY v.moid, vd.disk_key",
@@ -173,9 +176,10 @@ public class ClusterStateAssembler {
                     vmNames.put(vm, rs.getString(6));
                     homeOf.put(vm, rs.getString(7));
                     homeGb.put(vm, rs.getLong(8) / GB);
+                    allDisks.put(vm, rs.getInt(9));
                     diskNames.put(diskId, "disk " + rs.getInt(3) + " of VM " + rs.getString(6));
                     Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
-                    vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getLong(4) / GB, rs.getString(5),
+                    vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getInt(3), rs.getLong(4) / GB, rs.getString(5),
                             p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
                             p.map(w -> median(w, WorkloadMetric.IOPS)).orElse(0.0)));
                 }, clusterId);
@@ -190,8 +194,10 @@ public class ClusterStateAssembler {
             String host = vmHost.get(vm);
             // a home outside the cluster (or unknown) is no datastore of the engine's, but still lands with a whole-VM move
             String home = byId.containsKey(homeOf.get(vm)) ? homeOf.get(vm) : null;
+            // disks outside the cluster the engine does not plan; a move of all the others is no move of the whole VM
+            int outside = Math.max(0, allDisks.get(vm) - disks.size());
             vms.add(new VmState(vm, host != null && hostDatastores.containsKey(host) ? host : null,
-                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks, home, homeGb.get(vm)));
+                    overrides.getOrDefault(vm, VmOverride.DEFAULT), keepTogether(vmRules.get(vm)), disks, home, homeGb.get(vm), outside));
         });
         List<Rule> rules = rules(vcenterRules, vmDisks);
         Map<String, String> datastoreNames = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.CongestionThresholds;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.shared.agent.v1.CongestionThreshold;
 import io.opensdrs.shared.agent.v1.ServerMessage;
 import org.slf4j.Logger;

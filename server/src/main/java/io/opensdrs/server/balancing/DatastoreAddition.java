@@ -2,6 +2,7 @@ package io.opensdrs.server.balancing;
 
 import io.opensdrs.model.romano.RomanoModel;
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.shared.agent.v1.InjectorRequest;
 import io.opensdrs.shared.agent.v1.ServerMessage;
 import org.slf4j.Logger;

@@ -10,7 +10,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
  * The space of a cluster's datastores once a run's plan has landed, for the homes moved after it
@@ -33,10 +32,8 @@ final class HomeSpace {
     /**
      * @param plan the run's plan, already counted as landed
      * @param a the cluster as the plan saw it
-     * @param movesWholeVm whether the applier moves a plan's move as the whole VM, its home along
-     *     ({@link PlanRecorder#movesWholeVm})
      */
-    HomeSpace(JdbcTemplate jdbc, MovePlan plan, ClusterStateAssembler.Assembled a, Predicate<Move> movesWholeVm) {
+    HomeSpace(JdbcTemplate jdbc, MovePlan plan, ClusterStateAssembler.Assembled a) {
         ClusterState state = a.state();
         this.settings = state.settings();
         this.cluster = a;
@@ -49,11 +46,10 @@ final class HomeSpace {
                 }, state.clusterId(), state.clusterId());
         for (Move m : plan.moves()) {
             Home h = homes.get(m.vmId());
-            boolean homeAlong = h != null && movesWholeVm.test(m) && !m.destinationDatastoreId().equals(h.datastoreId());
+            boolean homeAlong = h != null && m.wholeVm() && !m.destinationDatastoreId().equals(h.datastoreId());
             double homeGb = homeAlong ? h.bytes() / ClusterStateAssembler.GB : 0;
-            // Move.sizeGb is what copies: it holds the home when the engine moves the VM whole (Move.wholeVm), not when
-            // the applier takes the home along with the last disks of a VM leaving a datastore in maintenance
-            land(m.sourceDatastoreId(), m.destinationDatastoreId(), m.wholeVm() ? m.sizeGb() - homeGb : m.sizeGb());
+            // Move.sizeGb is what copies, the home included when the VM moves whole (Move.wholeVm)
+            land(m.sourceDatastoreId(), m.destinationDatastoreId(), m.sizeGb() - homeGb);
             if (homeAlong) {
                 land(h.datastoreId(), m.destinationDatastoreId(), homeGb);
             }

@@ -42,11 +42,9 @@ import java.util.stream.Collectors;
 public class KeptTogetherHomes {
 
     private final JdbcTemplate jdbc;
-    private final PlanRecorder recorder;
 
-    public KeptTogetherHomes(JdbcTemplate jdbc, PlanRecorder recorder) {
+    public KeptTogetherHomes(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.recorder = recorder;
     }
 
     private record Home(String vmId, String name, String datastoreId) {
@@ -70,7 +68,7 @@ public class KeptTogetherHomes {
         // the engine's own reading of keep-together: the VM's override, else the cluster's default,
         // switched off by a VMDK anti-affinity rule on the VM
         Set<String> together = state.vmsKeepingTogether();
-        HomeSpace space = new HomeSpace(jdbc, plan, a, recorder::movesWholeVm);
+        HomeSpace space = new HomeSpace(jdbc, plan, a);
         List<VmHomeEvacuation.HomeMove> moves = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         String reason = ReasonCode.VIRTUAL_DISK_JOINT_AFFIN.wireName();

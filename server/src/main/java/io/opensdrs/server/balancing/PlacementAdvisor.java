@@ -7,7 +7,8 @@ import io.opensdrs.balance.InitialPlacement;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.VmState;
 import io.opensdrs.model.Workload;
-import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.springframework.stereotype.Service;
 
 import java.util.ArrayList;

@@ -7,10 +7,10 @@ import io.opensdrs.balance.Fault;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
-import io.opensdrs.balance.ReasonCode;
-import io.opensdrs.server.api.InvalidFieldException;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.migration.Recommendation;
 import io.opensdrs.server.migration.Recommendations;
@@ -26,12 +26,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Turns an engine {@link MovePlan} into the server's records: one recommendation per move through
- * the migration applier's {@link Recommendations} service (reason code from the move), its
+ * the migration applier's {@link Recommendations} service (reason code from the move), its actions
+ * the children of its parent moves' actions (the stored action plan the applier's scheduler walks), its
  * explanation (table recommendation_explanation), the faults (table fault), the action history;
  * and applies at once the moves the engine marked auto-applicable (automated cluster, subsystem
  * or VM — manual never moves anything, SPEC §4).
@@ -106,18 +109,25 @@ public class PlanRecorder {
         for (Fault f : plan.faults()) {
             faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f), names));
         }
+        // the plan's parents, between the actions stored: a move whose parent was not recommended waits for nothing
+        Map<Integer, List<Long>> actionsOfMove = new HashMap<>();
         for (Move m : plan.moves()) {
             Recommendation r;
             try {
-                r = recommendations.create(clusterId, m.reason().wireName(), List.of(toMigrationMove(m)));
-            } catch (InvalidFieldException | NotFoundException e) {
-                // the inventory changed under the plan (a VM or disk gone): the move cannot be recommended
+                r = recommendations.create(clusterId, m.reason().wireName(), List.of(m.relocation()));
+            } catch (NotFoundException e) {
+                // the cluster left the inventory under the plan: the move cannot be recommended. A VM or disk gone
+                // meanwhile is the pre-condition's to find, or OutdatedRecommendations' once the sync has read it
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(m.vmId(), String.join(",", m.diskIds()),
                         m.sourceDatastoreId(), m.reason().wireName(), "move to " + names.datastore(m.destinationDatastoreId())
                         + " not recommended: " + e.getMessage()), names));
                 continue;
             }
             ids.add(r.id());
+            List<MigrationAction> actions = recommendations.actions(r.id());
+            actionsOfMove.put(m.sequence(), actions.stream().map(MigrationAction::id).toList());
+            List<Long> parents = m.parents().stream().flatMap(p -> actionsOfMove.getOrDefault(p, List.of()).stream()).toList();
+            actions.forEach(a -> recommendations.addParents(a.id(), parents));
             explanation(r.id(), runId, plan.strategy(), m, assembled);
             // named as its apply and its end will be: the whole VM when it moves with its home
             history(clusterId, "recommended", m.reason().wireName() + ": " + descriptions.of(recommendations.actions(r.id()))
@@ -127,31 +137,6 @@ public class PlanRecorder {
             }
         }
         return new Recorded(ids, applied, faults);
-    }
-
-    /**
-     * The applier's move: the listed disks, or — when the move carries every disk the VM has and
-     * the VM keeps its VMDKs together (SDRS's keep-together unit, SPEC §4) — the whole VM, home
-     * included: vSphere's intra-VM affinity rule keeps the configuration files, logs and swap with
-     * the disks, a VM with one disk as much as one with several. An evacuation for maintenance mode
-     * moves a VM with its only disk whole too, kept together or not: vCenter counts a datastore
-     * empty only once no VM has a file on it, the VM's home included. A move of disks of a VM that
-     * does not keep them together leaves the home where it is.
-     */
-    io.opensdrs.server.migration.Move toMigrationMove(Move m) {
-        List<Integer> keys = m.diskIds().stream().map(PlanRecorder::diskKey).toList();
-        return new io.opensdrs.server.migration.Move(m.vmId(), movesWholeVm(m) ? List.of() : keys, m.destinationDatastoreId());
-    }
-
-    /** Whether the applier moves the engine's move as the whole VM, home included ({@link #toMigrationMove}). */
-    boolean movesWholeVm(Move m) {
-        Long all = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE vm_moid = ?", Long.class, m.vmId());
-        return all != null && all == m.diskIds().size() && (m.wholeVm() || m.reason() == ReasonCode.DATASTORE_MAINT);
-    }
-
-    /** The vCenter disk key of an engine disk id ({@code vm-42/2000}). */
-    static int diskKey(String diskId) {
-        return Integer.parseInt(diskId.substring(diskId.lastIndexOf('/') + 1));
     }
 
     /**
@@ -176,7 +161,7 @@ public class PlanRecorder {
             Recommendation r;
             try {
                 r = recommendations.create(clusterId, reason,
-                        List.of(new io.opensdrs.server.migration.Move(h.vmId(), List.of(), h.destinationDatastoreId(), true)));
+                        List.of(recommendations.resolve("home", h.vmId(), List.of(), h.destinationDatastoreId(), true)));
             } catch (InvalidFieldException | NotFoundException e) {
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
                         "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage()), a.state().names()));
@@ -200,7 +185,7 @@ public class PlanRecorder {
 
     private void applyNow(String clusterId, long recommendationId, String reason, List<Long> applied) {
         try {
-            recommendations.apply(recommendationId, "automatically (" + reason + ")");
+            recommendations.applyAutomatically(recommendationId, reason);
             applied.add(recommendationId);
         } catch (IllegalStateException e) {
             // no vCenter, or the recommendation changed state meanwhile: it stays for an administrator

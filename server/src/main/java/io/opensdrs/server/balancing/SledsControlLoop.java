@@ -5,6 +5,7 @@ import io.opensdrs.balance.sleds.ServiceClass;
 import io.opensdrs.balance.sleds.SledsController;
 import io.opensdrs.balance.sleds.SloCompliance;
 import io.opensdrs.balance.sleds.StreamSample;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.stats.NewestDiskWindows;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.shared.agent.v1.ServerMessage;

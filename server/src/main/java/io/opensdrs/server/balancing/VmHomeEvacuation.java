@@ -8,6 +8,7 @@ import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.VmOverride;
+import io.opensdrs.server.settings.ClusterPolicies;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -36,12 +37,10 @@ import java.util.Set;
 public class VmHomeEvacuation {
 
     private final JdbcTemplate jdbc;
-    private final PlanRecorder recorder;
     private final ClusterPolicies policies;
 
-    public VmHomeEvacuation(JdbcTemplate jdbc, PlanRecorder recorder, ClusterPolicies policies) {
+    public VmHomeEvacuation(JdbcTemplate jdbc, ClusterPolicies policies) {
         this.jdbc = jdbc;
-        this.recorder = recorder;
         this.policies = policies;
     }
 
@@ -74,10 +73,10 @@ public class VmHomeEvacuation {
         List<HomeMove> moves = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
         String source = a.datastoreName(datastoreId);
-        HomeSpace space = new HomeSpace(jdbc, plan, a, recorder::movesWholeVm);
+        HomeSpace space = new HomeSpace(jdbc, plan, a);
         for (HomeOf vm : jdbc.query("SELECT moid, name, host_moid FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
                 (rs, i) -> new HomeOf(rs.getString(1), rs.getString(2), rs.getString(3)), datastoreId)) {
-            if (plan.moves().stream().anyMatch(m -> m.vmId().equals(vm.vmId()) && recorder.movesWholeVm(m))) {
+            if (plan.moves().stream().anyMatch(m -> m.vmId().equals(vm.vmId()) && m.wholeVm())) {
                 continue; // its home leaves with it
             }
             if (plan.faults().stream().anyMatch(f -> vm.vmId().equals(f.vmId()))) {
@@ -164,7 +163,7 @@ public class VmHomeEvacuation {
         Map<Integer, String> movedTo = new LinkedHashMap<>();
         for (Move m : plan.moves()) {
             if (m.vmId().equals(vmId)) {
-                m.diskIds().forEach(d -> movedTo.put(PlanRecorder.diskKey(d), m.destinationDatastoreId()));
+                m.relocation().diskKeys().forEach(k -> movedTo.put(k, m.destinationDatastoreId()));
             }
         }
         Map<String, Double> out = new LinkedHashMap<>();

@@ -7,7 +7,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import io.opensdrs.server.metrics.IngestMetrics;
 import org.springframework.stereotype.Component;
 
 import java.util.Optional;

@@ -10,14 +10,11 @@ import io.opensdrs.shared.agent.v1.ContractVersion;
 import io.opensdrs.shared.agent.v1.RegisterRequest;
 import io.opensdrs.shared.agent.v1.RegisterResponse;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import io.opensdrs.shared.agent.v1.VisibleDatastore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -36,15 +33,15 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
     private final AgentMessageIngestion ingestion;
     private final SequenceLedger ledger;
     private final AgentSessions sessions;
-    private final JdbcTemplate jdbc;
+    private final AgentStore agents;
     private final TransactionTemplate tx;
 
     public AgentGrpcService(AgentMessageIngestion ingestion, SequenceLedger ledger, AgentSessions sessions,
-                            JdbcTemplate jdbc, TransactionTemplate tx) {
+                            AgentStore agents, TransactionTemplate tx) {
         this.ingestion = ingestion;
         this.ledger = ledger;
         this.sessions = sessions;
-        this.jdbc = jdbc;
+        this.agents = agents;
         this.tx = tx;
     }
 
@@ -64,16 +61,7 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
             response.onCompleted();
             return;
         }
-        tx.executeWithoutResult(s -> {
-            jdbc.update("UPDATE agent SET host = ?, agent_version = ?, contract_minor = ?, registered_at = ? WHERE agent_id = ?",
-                    request.getHost(), request.getAgentVersion(), request.getContractMinor(), Timestamp.from(Instant.now()), agentId);
-            jdbc.update("DELETE FROM agent_datastore WHERE agent_id = ?", agentId);
-            for (VisibleDatastore d : request.getDatastoresList()) {
-                jdbc.update("INSERT INTO agent_datastore (agent_id, datastore_name, url, local_path, capacity_bytes, free_bytes,"
-                                + " accessible) VALUES (?, ?, ?, ?, ?, ?, ?)", agentId, d.getName(), d.getUrl(), d.getLocalPath(),
-                        d.getCapacityBytes(), d.getFreeBytes(), d.getAccessible());
-            }
-        });
+        tx.executeWithoutResult(s -> agents.register(agentId, request, Instant.now()));
         response.onNext(r.setAccepted(true).setLastAcceptedSeq(ledger.lastAcceptedSeq(agentId)).build());
         response.onCompleted();
     }

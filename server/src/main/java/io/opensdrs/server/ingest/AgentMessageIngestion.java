@@ -1,13 +1,11 @@
 package io.opensdrs.server.ingest;
 
-import io.opensdrs.server.metrics.IngestMetrics;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.stats.DiskWindowIngestion;
 import io.opensdrs.shared.agent.v1.Ack;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.BufferReport;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -33,18 +31,18 @@ public class AgentMessageIngestion {
     private final DiskWindowIngestion windows;
     private final DatastoreModels models;
     private final DatastoreHeartbeats heartbeats;
-    private final JdbcTemplate jdbc;
+    private final AgentStore agents;
     private final IngestMetrics metrics;
 
     public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, DiskWindowIngestion windows,
                                  DatastoreModels models,
-                                 DatastoreHeartbeats heartbeats, JdbcTemplate jdbc, IngestMetrics metrics) {
+                                 DatastoreHeartbeats heartbeats, AgentStore agents, IngestMetrics metrics) {
         this.tx = tx;
         this.ledger = ledger;
         this.windows = windows;
         this.models = models;
         this.heartbeats = heartbeats;
-        this.jdbc = jdbc;
+        this.agents = agents;
         this.metrics = metrics;
     }
 
@@ -77,8 +75,7 @@ public class AgentMessageIngestion {
                     break;
                 case BUFFER_REPORT:
                     BufferReport b = m.getBufferReport();
-                    jdbc.update("UPDATE agent SET buffered = ?, dropped_overflow = ? WHERE agent_id = ?",
-                            b.getBuffered(), b.getDroppedOverflow(), agentId);
+                    agents.recordBuffer(agentId, b.getBuffered(), b.getDroppedOverflow());
                     break;
                 default:
                     throw new IllegalStateException("validated message without a body");

@@ -4,10 +4,9 @@ package io.opensdrs.server.inventory;
  * Where the inventory comes from: vCenter. The boundary between the server and the vim25 API
  * (SPEC §2: inventory sync with vCenter).
  *
- * <p>The production implementation (a vim25 SOAP client: a PropertyCollector filter over
- * Datacenter, StoragePod, Datastore, HostSystem and VirtualMachine, {@code RetrievePropertiesEx}
- * for the full snapshot and {@code WaitForUpdatesEx} for the changes) belongs to a later issue.
- * Until it exists no bean implements this interface and {@link InventorySync} stays idle.
+ * <p>The production implementation is {@link Vim25InventorySource} (a PropertyCollector watch over
+ * Datacenter, StoragePod, Datastore, HostSystem and VirtualMachine); without a configured vCenter no
+ * bean implements this interface and {@link InventorySync} stays idle.
  *
  * <p>Implementations return complete objects for anything created or changed (the real client
  * assembles them from property changes) so that the sync logic stays independent of vim25.

@@ -1,9 +1,6 @@
 package io.opensdrs.server.migration;
 
 import io.opensdrs.server.history.ActionHistory;
-import io.opensdrs.server.vsphere.InventorySnapshot;
-import io.opensdrs.server.vsphere.RecentTask;
-import io.opensdrs.server.vsphere.TaskStatus;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
@@ -16,9 +13,7 @@ import org.springframework.stereotype.Component;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,12 +25,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Applies recommendations, Watcher-style: each action's pre-conditions are checked against
- * vCenter's inventory as it is now, the storage vMotion is issued, its vCenter task tracked, and
- * the result verified in the inventory. One loop thread does all of it, so the in-flight limits
- * (per datastore, per host) are counted without races and an ISSUING action seen at the start of
- * a pass is never one being issued by this process: it is left over from a crash or a lost
- * answer, and is re-attached to its vCenter task or found never to have been issued.
+ * Applies the stored action plan, Watcher-style: a scheduler ({@link ActionScheduler}: parents
+ * first, the limits) and an executor ({@link ActionExecutor}: pre-condition, RelocateVM_Task,
+ * the task tracked, post-condition verified in the inventory). One loop thread does all of it, so
+ * the in-flight limits are counted without races and an ISSUING action seen at the start of a pass
+ * is never one being issued by this process: it is left over from a crash or a lost answer, and is
+ * re-attached to its vCenter task or found never to have been issued. The loop also carries out
+ * cancellations and ends each recommendation once its actions have ended.
  */
 @Component
 public class MigrationApplier {
@@ -46,6 +42,7 @@ public class MigrationApplier {
     private final MigrationStore store;
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
+    private final ActionScheduler scheduler;
     private final StoredInventory stored;
     private final ActionHistory history;
     private final MoveDescriptions descriptions;
@@ -63,6 +60,7 @@ public class MigrationApplier {
         this.stored = stored.getIfAvailable(() -> StoredInventory.NONE);
         this.store = store;
         this.properties = properties;
+        this.scheduler = new ActionScheduler(properties);
         this.preconditions = new MigrationPreconditions(rules.getIfAvailable(() -> PlacementRules.NONE), descriptions);
     }
 
@@ -120,15 +118,15 @@ public class MigrationApplier {
         try {
             p.cancellations();
             for (MigrationAction a : store.actionsIn(List.of(ActionState.ISSUING))) {
-                p.recover(a);
+                p.executor.recover(a);
             }
             for (MigrationAction a : store.actionsIn(List.of(ActionState.RUNNING))) {
-                p.track(a);
+                p.executor.track(a);
             }
             for (MigrationAction a : store.actionsIn(List.of(ActionState.VERIFYING))) {
-                p.verify(a);
+                p.executor.verify(a);
             }
-            p.issueQueued();
+            p.startQueued();
             p.finishRecommendations();
         } catch (RuntimeException | LinkageError e) {
             // a scheduled task that throws is never run again: the loop must survive any one pass
@@ -136,20 +134,14 @@ public class MigrationApplier {
         }
     }
 
-    /** State of one pass: the live inventory is read at most once per pass, and only when needed. */
+    /** One pass, with its executor (which reads the live inventory once for the pass, again after a task has ended). */
     private final class Pass {
         final VSphereClient client;
-        InventorySnapshot inventory;
+        final ActionExecutor executor;
 
         Pass(VSphereClient client) {
             this.client = client;
-        }
-
-        InventorySnapshot inventory() throws VimFaultException {
-            if (inventory == null) {
-                inventory = client.inventory();
-            }
-            return inventory;
+            this.executor = new ActionExecutor(client, store, properties, preconditions, stored);
         }
 
         void cancellations() {
@@ -179,231 +171,34 @@ public class MigrationApplier {
             }
         }
 
-        /** An ISSUING action left over: find its task, or learn that it never reached vCenter. */
-        void recover(MigrationAction a) {
-            try {
-                List<RecentTask> ours = new ArrayList<>();
-                for (RecentTask t : client.recentTasks(a.vmId())) {
-                    if (t.isRelocation() && !a.knownTaskIds().contains(t.taskId())) {
-                        ours.add(t);
-                    }
-                }
-                if (!ours.isEmpty()) {
-                    if (ours.size() > 1) {
-                        log.warn("{}: {} relocation tasks appeared on {} after issuing; attaching to the first, {}",
-                                a.describe(), ours.size(), a.vmId(), ours.get(0).taskId());
-                    }
-                    store.markRunning(a.id(), ours.get(0).taskId());
-                    log.info("{}: re-attached to vCenter task {}", a.describe(), ours.get(0).taskId());
-                    return;
-                }
-                Optional<String> missing = ResultVerifier.missing(inventory(), a);
-                if (missing.isEmpty()) {
-                    succeeded(a, ActionState.ISSUING, null);
-                    log.info("{}: no task found but the inventory shows it done", a.describe());
-                } else {
-                    store.requeue(a.id(), ActionState.ISSUING, null, a.faultType(), a.faultMessage());
-                    log.info("{}: never reached vCenter; queued again", a.describe());
-                }
-            } catch (VimFaultException e) {
-                log.info("{}: recovery deferred: {}", a.describe(), e.getMessage());
-            }
-        }
-
-        void track(MigrationAction a) {
-            TaskStatus t;
-            try {
-                t = client.task(a.taskId());
-            } catch (VimFaultException e) {
-                if ("ManagedObjectNotFound".equals(e.faultType())) {
-                    // vCenter forgot the task (restarted): the inventory tells whether it happened
-                    store.markVerifying(a.id());
-                    verify(store.action(a.id()).orElse(a));
-                } else {
-                    log.info("{}: task {} not readable now: {}", a.describe(), a.taskId(), e.getMessage());
-                }
-                return;
-            }
-            if (!t.done()) {
-                if (t.progress() != null && !t.progress().equals(a.progress())) {
-                    store.progress(a.id(), t.progress());
-                }
-                return;
-            }
-            if (t.succeeded()) {
-                store.markVerifying(a.id());
-                verify(store.action(a.id()).orElse(a));
-            } else if (FaultClassifier.isCancellation(t.faultType())) {
-                // a cancel that came too late may still have moved the disks: say what happened
-                try {
-                    inventory = null;
-                    if (ResultVerifier.missing(inventory(), a).isEmpty()) {
-                        succeeded(a, ActionState.RUNNING, "cancelled in vCenter, but the move had completed");
-                    } else {
-                        store.end(a.id(), ActionState.RUNNING, ActionState.CANCELLED, t.faultType(), "cancelled in vCenter");
-                    }
-                } catch (VimFaultException e) {
-                    log.info("{}: cancellation seen, verification deferred: {}", a.describe(), e.getMessage());
-                }
-            } else {
-                faulted(a, ActionState.RUNNING, t.faultType(), t.faultMessage());
-            }
-        }
-
         /**
-         * Done: the stored inventory reads the move first ({@link StoredInventory}), so that nothing
-         * that sees the action done plans on where the disks were. Should that read fail, the
-         * scheduled sync brings it in later; the move is done either way.
+         * The scheduler picks, oldest first, the queued actions whose parents have ended and that fit
+         * the limits; the executor checks each one's pre-condition and issues it. An action that
+         * waits keeps why with it, for whoever looks at it.
          */
-        void succeeded(MigrationAction a, ActionState from, String note) {
-            try {
-                stored.refresh();
-            } catch (RuntimeException e) {
-                log.warn("{}: done, but reading it into the stored inventory failed (the next sync will): {}", a.describe(), e.toString());
-            }
-            store.end(a.id(), from, ActionState.SUCCEEDED, null, note);
-        }
-
-        void verify(MigrationAction a) {
-            if (a.state() != ActionState.VERIFYING) {
-                return;
-            }
-            try {
-                inventory = null; // the task just ended: read what vCenter shows now
-                Optional<String> missing = ResultVerifier.missing(inventory(), a);
-                if (missing.isEmpty()) {
-                    succeeded(a, ActionState.VERIFYING, null);
-                    log.info("{}: done, verified in the inventory", a.describe());
-                } else {
-                    store.end(a.id(), ActionState.VERIFYING, ActionState.FAILED, "VerificationFailed",
-                            "vCenter reported the task done but " + missing.get());
-                }
-            } catch (VimFaultException e) {
-                log.info("{}: verification deferred: {}", a.describe(), e.getMessage());
-            }
-        }
-
-        void issueQueued() {
+        void startQueued() {
             List<MigrationAction> queued = store.runnableQueued();
             if (queued.isEmpty()) {
                 return;
             }
-            Map<String, Integer> perDatastore = new HashMap<>();
-            Map<String, Integer> perHost = new HashMap<>();
-            Map<String, Long> reserved = new HashMap<>();
-            // vCenter runs one relocation per VM at a time (a second is TaskInProgress): an action
-            // waits while another of its VM's — another recommendation's, e.g. its home's — is in flight
-            Set<String> vmsInFlight = new java.util.HashSet<>();
-            int total = 0;
-            for (MigrationAction f : store.actionsIn(ActionState.IN_FLIGHT)) {
-                total++;
-                vmsInFlight.add(f.vmId());
-                f.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
-                if (f.hostId() != null) {
-                    perHost.merge(f.hostId(), 1, Integer::sum);
-                }
-                reserved.merge(f.destinationDatastore(), f.sizeBytes(), Long::sum);
-            }
+            Set<Long> parents = new HashSet<>();
+            queued.forEach(a -> parents.addAll(a.parentIds()));
+            ActionScheduler.Slots slots = scheduler.slots(store.actionsIn(ActionState.IN_FLIGHT), store.unfinished(parents));
             Instant now = Instant.now();
             for (MigrationAction a : queued) {
-                if (a.nextAttemptAt() != null && a.nextAttemptAt().isAfter(now)) {
+                Optional<String> waits = slots.waits(a, now);
+                if (waits.isPresent()) {
+                    store.noteWait(a, waits.get());
                     continue;
                 }
-                boolean datastoreFull = a.datastores().stream()
-                        .anyMatch(ds -> perDatastore.getOrDefault(ds, 0) >= properties.getMaxPerDatastore());
-                boolean hostFull = a.hostId() != null && perHost.getOrDefault(a.hostId(), 0) >= properties.getMaxPerHost();
-                if (datastoreFull || hostFull || vmsInFlight.contains(a.vmId())) {
-                    continue;
+                ActionExecutor.Start started = executor.start(a, slots.reservedOn(a.destinationDatastore()));
+                if (started == ActionExecutor.Start.DEFERRED) {
+                    return;
                 }
-                MigrationPreconditions.Outcome o;
-                try {
-                    o = preconditions.check(inventory(), a, reserved.getOrDefault(a.destinationDatastore(), 0L));
-                } catch (VimFaultException e) {
-                    if (FaultClassifier.isTransient(e.faultType())) {
-                        log.info("inventory not readable, issuing deferred: {}", e.getMessage());
-                        return;
-                    }
-                    // e.g. the session expired and logging in again failed: nothing can be issued
-                    faulted(a, ActionState.QUEUED, e.faultType(), e.getMessage());
-                    continue;
+                if (started == ActionExecutor.Start.STARTED) {
+                    slots.started(a);
+                    record(slots.total(), slots.perDatastore(), slots.perHost());
                 }
-                switch (o.verdict()) {
-                    case WAIT:
-                        continue;
-                    case FAIL:
-                        store.end(a.id(), ActionState.QUEUED, ActionState.FAILED, o.faultType(), o.message());
-                        log.info("{}: pre-condition failed: {}: {}", a.describe(), o.faultType(), o.message());
-                        continue;
-                    case ALREADY_DONE:
-                        succeeded(a, ActionState.QUEUED, null);
-                        continue;
-                    default:
-                        break;
-                }
-                if (issue(a)) {
-                    total++;
-                    vmsInFlight.add(a.vmId());
-                    a.datastores().forEach(ds -> perDatastore.merge(ds, 1, Integer::sum));
-                    if (a.hostId() != null) {
-                        perHost.merge(a.hostId(), 1, Integer::sum);
-                    }
-                    reserved.merge(a.destinationDatastore(), a.sizeBytes(), Long::sum);
-                    record(total, perDatastore, perHost);
-                }
-            }
-        }
-
-        /** QUEUED → ISSUING (committed) → RelocateVM_Task → RUNNING. True when it is now in flight. */
-        boolean issue(MigrationAction a) {
-            Set<String> known = new LinkedHashSet<>();
-            try {
-                for (RecentTask t : client.recentTasks(a.vmId())) {
-                    if (t.isRelocation()) {
-                        known.add(t.taskId());
-                    }
-                }
-            } catch (VimFaultException e) {
-                faulted(a, ActionState.QUEUED, e.faultType(), e.getMessage());
-                return false;
-            }
-            if (!store.markIssuing(a.id(), known)) {
-                return false; // cancelled meanwhile
-            }
-            String taskId;
-            try {
-                taskId = a.wholeVm() ? client.relocateVm(a.vmId(), a.destinationDatastore())
-                        : a.homeOnly() ? client.relocateHome(a.vmId(), a.destinationDatastore(), disksWhereTheyAre(a))
-                        : client.relocateDisks(a.vmId(), diskMap(a));
-            } catch (VimFaultException e) {
-                if (e.isTransport()) {
-                    // The request may have reached vCenter: leave it ISSUING; the next pass looks
-                    // for its task before anything is issued again.
-                    log.info("{}: no answer from vCenter ({}); checking for its task next pass", a.describe(), e.getMessage());
-                    return true;
-                }
-                faulted(a, ActionState.ISSUING, e.faultType(), e.getMessage());
-                return false;
-            }
-            store.markRunning(a.id(), taskId);
-            log.info("{}: issued, vCenter task {}", a.describe(), taskId);
-            return true;
-        }
-
-        /** A fault: another attempt after a backoff when transient and attempts remain, else FAILED. */
-        void faulted(MigrationAction a, ActionState from, String faultType, String message) {
-            // markIssuing counts an attempt after `a` was read, a RUNNING action's count is current
-            int attempts = from == ActionState.RUNNING ? a.attempt() : a.attempt() + 1;
-            if (FaultClassifier.isTransient(faultType) && attempts < properties.getMaxAttempts()) {
-                long factor = 1L << Math.min(20, Math.max(0, attempts - 1));
-                Duration backoff = properties.getInitialBackoff().multipliedBy(factor);
-                if (backoff.compareTo(properties.getMaxBackoff()) > 0) {
-                    backoff = properties.getMaxBackoff();
-                }
-                store.requeue(a.id(), from, Instant.now().plus(backoff), faultType, message);
-                log.info("{}: transient fault {} (attempt {}), retry in {}", a.describe(), faultType, attempts, backoff);
-            } else {
-                store.end(a.id(), from, ActionState.FAILED, faultType, message);
-                log.info("{}: failed: {}: {}", a.describe(), faultType, message);
             }
         }
 
@@ -456,13 +251,6 @@ public class MigrationApplier {
                 }
             }
         }
-
-        /** Each disk of the VM on the datastore vCenter shows it on now (read in this pass's pre-conditions). */
-        Map<Integer, String> disksWhereTheyAre(MigrationAction a) throws VimFaultException {
-            Map<Integer, String> m = new java.util.LinkedHashMap<>();
-            inventory().vm(a.vmId()).ifPresent(vm -> vm.disks().forEach(d -> m.put(d.key(), d.datastoreId())));
-            return m;
-        }
     }
 
     /** Whether the two actions move a file in common: a disk of both, the home of both, or anything of a VM one moves whole. */
@@ -487,12 +275,6 @@ public class MigrationApplier {
             return "";
         }
         return ", in " + Math.max(0, Duration.between(start.get(), end.get()).toSeconds()) + " s";
-    }
-
-    private static Map<Integer, String> diskMap(MigrationAction a) {
-        Map<Integer, String> m = new java.util.LinkedHashMap<>();
-        a.diskKeys().forEach(k -> m.put(k, a.destinationDatastore()));
-        return m;
     }
 
     private void record(int total, Map<String, Integer> perDatastore, Map<String, Integer> perHost) {

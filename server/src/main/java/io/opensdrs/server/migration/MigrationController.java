@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -22,6 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.security.Principal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Recommendations: create (administrators, tests), apply, dismiss, cancel; migrations in flight. */
@@ -56,11 +58,14 @@ public class MigrationController {
     public record ActionView(long id, String vmId, List<Integer> diskKeys, List<String> sourceDatastoreIds,
                              String destinationDatastoreId, String hostId, long sizeBytes, String state, String taskId, int attempt,
                              Integer progress, String faultType, String faultMessage, Instant createdAt, Instant startedAt,
-                             Instant finishedAt, boolean homeOnly) {
+                             Instant finishedAt, boolean homeOnly, List<Long> parentActionIds,
+                             @Schema(description = "Why it has not started while queued in a recommendation being applied, as the"
+                                     + " applier last found it: a parent not ended (or not applied), a limit, a backoff, space in flight")
+                             String waitReason) {
         static ActionView of(MigrationAction a) {
             return new ActionView(a.id(), a.vmId(), a.diskKeys(), a.sourceDatastores(), a.destinationDatastore(), a.hostId(),
                     a.sizeBytes(), a.state().name(), a.taskId(), a.attempt(), a.progress(), a.faultType(), a.faultMessage(),
-                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly());
+                    a.createdAt(), a.startedAt(), a.finishedAt(), a.homeOnly(), a.parentIds(), a.waitReason());
         }
     }
 
@@ -79,9 +84,14 @@ public class MigrationController {
     @Operation(summary = "Create a PENDING recommendation from moves (administrators and tests; the balancing engine uses the service)")
     public RecommendationView create(@PathVariable @Pattern(regexp = MOID, message = MOID_MESSAGE) String clusterId,
                                      @RequestBody @Valid CreateRequest body) {
-        List<Move> moves = body.moves().stream().map(m -> new Move(m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
-                Boolean.TRUE.equals(m.homeOnly()))).toList();
-        return view(recommendations.create(clusterId, body.reasonCode(), moves));
+        recommendations.checkTarget(clusterId, body.reasonCode());
+        List<Relocation> relocations = new ArrayList<>();
+        for (int i = 0; i < body.moves().size(); i++) {
+            MoveRequest m = body.moves().get(i);
+            relocations.add(recommendations.resolve("moves[" + i + "]", m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
+                    Boolean.TRUE.equals(m.homeOnly())));
+        }
+        return view(recommendations.create(clusterId, body.reasonCode(), relocations));
     }
 
     @GetMapping("/recommendations/{id}")
@@ -90,7 +100,8 @@ public class MigrationController {
     }
 
     @PostMapping("/recommendations/{id}/apply")
-    @Operation(summary = "Apply: queue its storage vMotions (409 unless PENDING or without vCenter)")
+    @Operation(summary = "Apply: queue its storage vMotions, and those of its pending prerequisites (the recommendations"
+            + " whose moves its moves wait for); 409 unless PENDING or without vCenter")
     public RecommendationView apply(@PathVariable @Positive long id, Principal user) {
         return view(recommendations.apply(id, by(user)));
     }

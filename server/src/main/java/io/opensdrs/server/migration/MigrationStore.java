@@ -1,6 +1,8 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Component;
@@ -9,9 +11,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -32,15 +38,11 @@ public class MigrationStore {
         this.tx = tx;
     }
 
-    /** A planned action, before it has an id. */
-    public record NewAction(String vmId, List<Integer> diskKeys, List<String> sourceDatastores, String destinationDatastore,
-                            String hostId, long sizeBytes, boolean homeOnly) {
-    }
-
-    public long createRecommendation(String clusterId, String reasonCode, List<NewAction> actions) {
+    /** A PENDING recommendation with an action per relocation. */
+    public long createRecommendation(String clusterId, String reasonCode, List<Relocation> actions) {
         Long id = tx.execute(t -> {
             Timestamp now = Timestamp.from(Instant.now());
-            NewAction single = actions.size() == 1 ? actions.get(0) : null;
+            Relocation single = actions.size() == 1 ? actions.get(0) : null;
             GeneratedKeyHolder keys = new GeneratedKeyHolder();
             jdbc.update(c -> {
                 PreparedStatement ps = c.prepareStatement("INSERT INTO recommendation (cluster_moid, vm_moid, disk_key, source_datastore,"
@@ -49,8 +51,8 @@ public class MigrationStore {
                 ps.setString(1, clusterId);
                 ps.setString(2, single == null ? null : single.vmId());
                 ps.setObject(3, single != null && single.diskKeys().size() == 1 ? single.diskKeys().get(0) : null);
-                ps.setString(4, single == null || single.sourceDatastores().size() != 1 ? null : single.sourceDatastores().get(0));
-                ps.setString(5, single == null ? null : single.destinationDatastore());
+                ps.setString(4, single == null || single.sourceDatastoreIds().size() != 1 ? null : single.sourceDatastoreIds().get(0));
+                ps.setString(5, single == null ? null : single.destinationDatastoreId());
                 ps.setString(6, reasonCode);
                 ps.setString(7, RecommendationState.PENDING.name());
                 ps.setTimestamp(8, now);
@@ -58,11 +60,11 @@ public class MigrationStore {
                 return ps;
             }, keys);
             long recId = keys.getKey().longValue();
-            for (NewAction a : actions) {
+            for (Relocation a : actions) {
                 jdbc.update("INSERT INTO migration_action (recommendation_id, vm_moid, disk_keys, source_datastores,"
                                 + " destination_datastore, host_moid, size_bytes, state, attempt, created_at, updated_at, home_only)"
                                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                        recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastores()), a.destinationDatastore(), a.hostId(),
+                        recId, a.vmId(), join(a.diskKeys()), join(a.sourceDatastoreIds()), a.destinationDatastoreId(), a.hostId(),
                         a.sizeBytes(), ActionState.QUEUED.name(), now, now, a.homeOnly());
             }
             return recId;
@@ -83,22 +85,69 @@ public class MigrationStore {
     }
 
     public List<MigrationAction> actions(long recommendationId) {
-        return jdbc.query(SELECT_ACTION + " WHERE recommendation_id = ? ORDER BY id", ACTION, recommendationId);
+        return actionsWhere("recommendation_id = ?", recommendationId);
     }
 
     public Optional<MigrationAction> action(long id) {
-        return jdbc.query(SELECT_ACTION + " WHERE id = ?", ACTION, id).stream().findFirst();
+        return actionsWhere("id = ?", id).stream().findFirst();
     }
 
     public List<MigrationAction> actionsIn(List<ActionState> states) {
         String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(","));
-        return jdbc.query(SELECT_ACTION + " WHERE state IN (" + in + ") ORDER BY id", ACTION);
+        return actionsWhere("state IN (" + in + ")");
     }
 
     /** QUEUED actions of recommendations being applied, oldest first. */
     public List<MigrationAction> runnableQueued() {
-        return jdbc.query(SELECT_ACTION + " WHERE state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"
-                + " WHERE state = 'APPLYING' AND cancel_requested = FALSE) ORDER BY id", ACTION);
+        return actionsWhere("state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"
+                + " WHERE state = 'APPLYING' AND cancel_requested = FALSE)");
+    }
+
+    /** The action plan's edges: {@code actionId} starts only once each of {@code parentIds} has ended. */
+    public void addParents(long actionId, Collection<Long> parentIds) {
+        for (long parent : parentIds) {
+            jdbc.update("INSERT INTO migration_action_parent (action_id, parent_action_id) VALUES (?, ?)", actionId, parent);
+        }
+    }
+
+    /** An action that has not ended, and where its recommendation is: what a child of it waits for. */
+    public record Unfinished(long actionId, ActionState state, long recommendationId, RecommendationState recommendationState) {
+    }
+
+    /** Those of {@code actionIds} that have not ended (not SUCCEEDED, FAILED or CANCELLED), by id. */
+    public Map<Long, Unfinished> unfinished(Collection<Long> actionIds) {
+        if (actionIds.isEmpty()) {
+            return Map.of();
+        }
+        String in = actionIds.stream().map(String::valueOf).collect(Collectors.joining(","));
+        Map<Long, Unfinished> out = new HashMap<>();
+        jdbc.query("SELECT a.id, a.state, r.id, r.state FROM migration_action a JOIN recommendation r ON r.id = a.recommendation_id"
+                + " WHERE a.id IN (" + in + ") AND a.state NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED')", (RowCallbackHandler) rs ->
+                out.put(rs.getLong(1), new Unfinished(rs.getLong(1), ActionState.valueOf(rs.getString(2)), rs.getLong(3),
+                        RecommendationState.valueOf(rs.getString(4)))));
+        return out;
+    }
+
+    /** Records why a queued action waits, when it is not what was recorded already. */
+    public void noteWait(MigrationAction a, String reason) {
+        String cut = cut(reason);
+        if (!java.util.Objects.equals(cut, a.waitReason())) {
+            jdbc.update("UPDATE migration_action SET wait_reason = ? WHERE id = ? AND state = 'QUEUED'", cut, a.id());
+        }
+    }
+
+    /** The actions matching {@code where}, oldest first, each with its parents. */
+    private List<MigrationAction> actionsWhere(String where, Object... args) {
+        List<MigrationAction> found = jdbc.query(SELECT_ACTION + " WHERE " + where + " ORDER BY id", ACTION, args);
+        if (found.isEmpty()) {
+            return found;
+        }
+        Map<Long, List<Long>> parents = new HashMap<>();
+        jdbc.query("SELECT action_id, parent_action_id FROM migration_action_parent WHERE action_id IN (SELECT id FROM migration_action"
+                + " WHERE " + where + ") ORDER BY parent_action_id", (RowCallbackHandler) rs -> parents.computeIfAbsent(rs.getLong(1),
+                k -> new ArrayList<>()).add(rs.getLong(2)), args);
+        return parents.isEmpty() ? found
+                : found.stream().map(a -> parents.containsKey(a.id()) ? a.withParents(parents.get(a.id())) : a).toList();
     }
 
     // ------------------------------------------------------------------ recommendation transitions
@@ -145,7 +194,7 @@ public class MigrationStore {
     /** QUEUED → ISSUING, committed before the call to vCenter. */
     public boolean markIssuing(long id, Set<String> knownTaskIds) {
         return jdbc.update("UPDATE migration_action SET state = 'ISSUING', known_task_ids = ?, issuing_at = ?, attempt = attempt + 1,"
-                + " updated_at = ? WHERE id = ? AND state = 'QUEUED'", cut(String.join(",", knownTaskIds)), now(), now(), id) == 1;
+                + " wait_reason = NULL, updated_at = ? WHERE id = ? AND state = 'QUEUED'", cut(String.join(",", knownTaskIds)), now(), now(), id) == 1;
     }
 
     /** ISSUING → RUNNING with vCenter's task id (right after the call, or found again after a crash). */
@@ -171,14 +220,14 @@ public class MigrationStore {
     /** Back to QUEUED (a transient fault, or an ISSUING found never to have reached vCenter). */
     public boolean requeue(long id, ActionState from, Instant notBefore, String faultType, String faultMessage) {
         return jdbc.update("UPDATE migration_action SET state = 'QUEUED', task_moid = NULL, next_attempt_at = ?, fault_type = ?,"
-                        + " fault_message = ?, updated_at = ? WHERE id = ? AND state = ?",
+                        + " fault_message = ?, wait_reason = NULL, updated_at = ? WHERE id = ? AND state = ?",
                 notBefore == null ? null : Timestamp.from(notBefore), faultType, cut(faultMessage), now(), id, from.name()) == 1;
     }
 
     /** To SUCCEEDED, FAILED or CANCELLED from the given state. */
     public boolean end(long id, ActionState from, ActionState to, String faultType, String faultMessage) {
         return jdbc.update("UPDATE migration_action SET state = ?, fault_type = COALESCE(?, fault_type), fault_message = COALESCE(?, fault_message),"
-                        + " finished_at = ?, updated_at = ? WHERE id = ? AND state = ?",
+                        + " finished_at = ?, wait_reason = NULL, updated_at = ? WHERE id = ? AND state = ?",
                 to.name(), faultType, cut(faultMessage), now(), now(), id, from.name()) == 1;
     }
 
@@ -186,15 +235,24 @@ public class MigrationStore {
 
     private static final String SELECT_ACTION = "SELECT id, recommendation_id, vm_moid, disk_keys, source_datastores,"
             + " destination_datastore, host_moid, size_bytes, state, task_moid, known_task_ids, attempt, next_attempt_at, progress,"
-            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at, home_only FROM migration_action";
+            + " cancel_sent, fault_type, fault_message, created_at, issuing_at, started_at, finished_at, home_only, wait_reason"
+            + " FROM migration_action";
 
     private static final RowMapper<MigrationAction> ACTION = (rs, i) -> new MigrationAction(rs.getLong(1), rs.getLong(2),
-            rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
-            rs.getString(6), rs.getString(7), rs.getLong(8), ActionState.valueOf(rs.getString(9)), rs.getString(10),
+            relocation(rs.getString(3), split(rs.getString(4)).stream().map(Integer::valueOf).toList(), split(rs.getString(5)),
+                    rs.getString(6), rs.getString(7), rs.getLong(8), rs.getBoolean(22)),
+            ActionState.valueOf(rs.getString(9)), rs.getString(10),
             new LinkedHashSet<>(split(rs.getString(11))), rs.getInt(12), instant(rs.getTimestamp(13)),
             (Integer) rs.getObject(14, Integer.class), rs.getBoolean(15), rs.getString(16), rs.getString(17),
             instant(rs.getTimestamp(18)), instant(rs.getTimestamp(19)), instant(rs.getTimestamp(20)), instant(rs.getTimestamp(21)),
-            rs.getBoolean(22));
+            rs.getString(23), List.of());
+
+    /** A stored action's relocation: home_only, else the disks listed, else (none listed) the whole VM. */
+    private static Relocation relocation(String vm, List<Integer> keys, List<String> sources, String destination, String host,
+                                         long bytes, boolean homeOnly) {
+        Relocation.Scope scope = homeOnly ? Relocation.Scope.HOME : keys.isEmpty() ? Relocation.Scope.WHOLE_VM : Relocation.Scope.DISKS;
+        return new Relocation(vm, scope, keys, sources, destination, host, bytes);
+    }
 
     private static final RowMapper<Recommendation> RECOMMENDATION = (rs, i) -> new Recommendation(rs.getLong(1), rs.getString(2),
             rs.getString(3), RecommendationState.valueOf(rs.getString(4)), rs.getBoolean(5), rs.getString(6), rs.getString(7),

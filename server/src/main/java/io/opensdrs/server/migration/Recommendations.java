@@ -1,23 +1,29 @@
 package io.opensdrs.server.migration;
 
-import io.opensdrs.server.api.InvalidFieldException;
-import io.opensdrs.server.api.NotFoundException;
+import io.opensdrs.balance.Relocation;
+import io.opensdrs.server.problems.InvalidFieldException;
+import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.history.ActionHistory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Recommendations as the balancing engine and administrators create them, and what can be done
- * with one: apply, dismiss, cancel. Moves are checked against the stored inventory when created
- * (the VM, its disks and the destination must be known); what holds when an action is issued is
- * checked again by {@link MigrationPreconditions} against vCenter itself.
+ * with one: apply, dismiss, cancel. Each action is a {@link Relocation}: the engine's move as it
+ * planned it, or a move it did not plan (an administrator's, a home the server moves) read against
+ * the stored inventory by {@link #resolve}; what holds when an action is issued is checked by
+ * {@link MigrationPreconditions} against vCenter itself.
  */
 @Service
 public class Recommendations {
@@ -50,99 +56,123 @@ public class Recommendations {
     private record StoredVm(String host, String home, long homeBytes) {
     }
 
-    /** Creates a PENDING recommendation with one action per VM and source datastore of each move. */
-    public Recommendation create(String clusterId, String reasonCode, List<Move> moves) {
+    /**
+     * Creates a PENDING recommendation with an action per relocation, as planned: by the engine (its
+     * moves' {@link Relocation}s, which it planned on its own snapshot of the inventory), or by
+     * {@link #resolve} for a move the engine did not plan. Only what holds across relocations is checked
+     * here: one per VM, as vCenter runs one relocation of a VM at a time. Whether a relocation still fits
+     * the inventory when it is issued is its pre-condition's to say, against vCenter itself.
+     */
+    public Recommendation create(String clusterId, String reasonCode, List<Relocation> relocations) {
+        checkTarget(clusterId, reasonCode);
+        if (relocations == null || relocations.isEmpty()) {
+            throw new InvalidFieldException("moves", "must not be empty");
+        }
+        Set<String> vmsSeen = new HashSet<>();
+        for (int i = 0; i < relocations.size(); i++) {
+            String vm = relocations.get(i).vmId();
+            if (!vmsSeen.add(vm)) {
+                // two relocations of one VM at once would fail with TaskInProgress in vCenter
+                throw new InvalidFieldException("moves[" + i + "].vmId", "VM " + vm + " appears in two moves; put its disks in one move");
+            }
+        }
+        return store.recommendation(store.createRecommendation(clusterId, reasonCode, relocations)).orElseThrow();
+    }
+
+    /** Refuses an unknown cluster or reason code, before any of a recommendation's moves is read. */
+    public void checkTarget(String clusterId, String reasonCode) {
         if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) == 0) {
             throw new NotFoundException("no datastore cluster " + clusterId + " in the inventory");
         }
         if (reasonCode == null || !REASON_CODES.contains(reasonCode)) {
-            throw new InvalidFieldException("reasonCode", "must be one of " + new java.util.TreeSet<>(REASON_CODES));
+            throw new InvalidFieldException("reasonCode", "must be one of " + new TreeSet<>(REASON_CODES));
         }
-        if (moves == null || moves.isEmpty()) {
-            throw new InvalidFieldException("moves", "must not be empty");
+    }
+
+    /**
+     * The relocation of a move the engine did not plan — an administrator's, or a home the server moves
+     * on its own — read against the stored inventory: the VM, its disks and the destination must be
+     * known there, each disk listed once and on one source datastore other than the destination, a home
+     * moved alone somewhere it is not. No disk keys: the whole VM. Its source datastores, host and the
+     * bytes it copies are the inventory's. Each refusal names {@code field} ("moves[0]") and what in it.
+     */
+    public Relocation resolve(String field, String vmId, List<Integer> diskKeys, String destinationDatastoreId, boolean homeOnly) {
+        List<Integer> keysAsked = diskKeys == null ? List.of() : diskKeys;
+        if (vmId == null || vmId.isBlank()) {
+            throw new InvalidFieldException(field + ".vmId", "must not be empty");
         }
-        List<MigrationStore.NewAction> actions = new ArrayList<>();
-        Set<String> vmsSeen = new HashSet<>();
-        for (int i = 0; i < moves.size(); i++) {
-            Move m = moves.get(i);
-            String f = "moves[" + i + "]";
-            if (m.vmId() == null || m.vmId().isBlank()) {
-                throw new InvalidFieldException(f + ".vmId", "must not be empty");
-            }
-            if (m.destinationDatastoreId() == null || m.destinationDatastoreId().isBlank()) {
-                throw new InvalidFieldException(f + ".destinationDatastoreId", "must not be empty");
-            }
-            List<StoredVm> vm = jdbc.query("SELECT host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?",
-                    (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2), rs.getLong(3)), m.vmId());
-            if (vm.isEmpty()) {
-                throw new InvalidFieldException(f + ".vmId", "no VM " + m.vmId() + " in the inventory");
-            }
-            List<String> host = vm.stream().map(StoredVm::host).toList();
-            if (!vmsSeen.add(m.vmId())) {
-                // two relocations of one VM at once would fail with TaskInProgress in vCenter
-                throw new InvalidFieldException(f + ".vmId", "VM " + m.vmId() + " appears in two moves; put its disks in one move");
-            }
-            if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, m.destinationDatastoreId()) == 0) {
-                throw new InvalidFieldException(f + ".destinationDatastoreId", "no datastore " + m.destinationDatastoreId() + " in the inventory");
-            }
-            if (m.homeOnly()) {
-                String home = vm.get(0).home();
-                if (!m.diskKeys().isEmpty()) {
-                    throw new InvalidFieldException(f + ".diskKeys", "a move of the VM's home alone carries no disks; its disks stay where they are");
-                }
-                if (home == null) {
-                    throw new InvalidFieldException(f + ".homeOnly", "the inventory does not say where the home of VM " + m.vmId() + " is");
-                }
-                if (home.equals(m.destinationDatastoreId())) {
-                    throw new InvalidFieldException(f + ".destinationDatastoreId", "the home of VM " + m.vmId() + " is already on " + home);
-                }
-                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.of(home), m.destinationDatastoreId(), host.get(0),
-                        vm.get(0).homeBytes(), true));
-                continue;
-            }
-            Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
-            jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
-                    (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), m.vmId());
-            if (m.wholeVm()) {
-                Set<String> sources = new java.util.LinkedHashSet<>();
-                long size = m.destinationDatastoreId().equals(vm.get(0).home()) ? 0 : vm.get(0).homeBytes();
-                for (StoredDisk d : disks.values()) {
-                    sources.add(d.datastore());
-                    if (!d.datastore().equals(m.destinationDatastoreId())) {
-                        size += d.size();
-                    }
-                }
-                actions.add(new MigrationStore.NewAction(m.vmId(), List.of(), List.copyOf(sources), m.destinationDatastoreId(),
-                        host.get(0), size, false));
-                continue;
-            }
-            // one action per source datastore: each counts against its own datastore's limit
-            Map<String, List<Integer>> bySource = new LinkedHashMap<>();
-            Map<String, Long> sizeBySource = new LinkedHashMap<>();
-            Set<Integer> keys = new HashSet<>();
-            for (int j = 0; j < m.diskKeys().size(); j++) {
-                Integer key = m.diskKeys().get(j);
-                StoredDisk d = key == null ? null : disks.get(key);
-                if (d == null) {
-                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "VM " + m.vmId() + " has no disk " + key);
-                }
-                if (!keys.add(key)) {
-                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "disk " + key + " appears twice");
-                }
-                if (d.datastore().equals(m.destinationDatastoreId())) {
-                    throw new InvalidFieldException(f + ".diskKeys[" + j + "]", "disk " + key + " is already on " + d.datastore());
-                }
-                bySource.computeIfAbsent(d.datastore(), s -> new ArrayList<>()).add(key);
-                sizeBySource.merge(d.datastore(), d.size(), Long::sum);
-            }
-            if (bySource.size() > 1) {
-                throw new InvalidFieldException(f + ".diskKeys", "the disks are on " + bySource.keySet()
-                        + "; one move takes disks from one source datastore (vCenter runs one relocation per VM at a time)");
-            }
-            bySource.forEach((src, ks) -> actions.add(new MigrationStore.NewAction(m.vmId(), ks, List.of(src),
-                    m.destinationDatastoreId(), host.get(0), sizeBySource.get(src), false)));
+        if (destinationDatastoreId == null || destinationDatastoreId.isBlank()) {
+            throw new InvalidFieldException(field + ".destinationDatastoreId", "must not be empty");
         }
-        return store.recommendation(store.createRecommendation(clusterId, reasonCode, actions)).orElseThrow();
+        List<StoredVm> found = jdbc.query("SELECT host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?",
+                (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2), rs.getLong(3)), vmId);
+        if (found.isEmpty()) {
+            throw new InvalidFieldException(field + ".vmId", "no VM " + vmId + " in the inventory");
+        }
+        StoredVm vm = found.get(0);
+        if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, destinationDatastoreId) == 0) {
+            throw new InvalidFieldException(field + ".destinationDatastoreId", "no datastore " + destinationDatastoreId + " in the inventory");
+        }
+        if (homeOnly) {
+            if (!keysAsked.isEmpty()) {
+                throw new InvalidFieldException(field + ".diskKeys", "a move of the VM's home alone carries no disks; its disks stay where they are");
+            }
+            if (vm.home() == null) {
+                throw new InvalidFieldException(field + ".homeOnly", "the inventory does not say where the home of VM " + vmId + " is");
+            }
+            if (vm.home().equals(destinationDatastoreId)) {
+                throw new InvalidFieldException(field + ".destinationDatastoreId", "the home of VM " + vmId + " is already on " + vm.home());
+            }
+            return new Relocation(vmId, Relocation.Scope.HOME, List.of(), List.of(vm.home()), destinationDatastoreId, vm.host(),
+                    vm.homeBytes());
+        }
+        Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
+        jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
+                (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), vmId);
+        if (keysAsked.isEmpty()) {
+            Set<String> sources = new LinkedHashSet<>();
+            long size = destinationDatastoreId.equals(vm.home()) ? 0 : vm.homeBytes();
+            for (StoredDisk d : disks.values()) {
+                sources.add(d.datastore());
+                if (!d.datastore().equals(destinationDatastoreId)) {
+                    size += d.size();
+                }
+            }
+            return new Relocation(vmId, Relocation.Scope.WHOLE_VM, List.of(), List.copyOf(sources), destinationDatastoreId, vm.host(),
+                    size);
+        }
+        Set<String> sources = new LinkedHashSet<>();
+        Set<Integer> keys = new LinkedHashSet<>();
+        long size = 0;
+        for (int j = 0; j < keysAsked.size(); j++) {
+            Integer key = keysAsked.get(j);
+            StoredDisk d = key == null ? null : disks.get(key);
+            if (d == null) {
+                throw new InvalidFieldException(field + ".diskKeys[" + j + "]", "VM " + vmId + " has no disk " + key);
+            }
+            if (!keys.add(key)) {
+                throw new InvalidFieldException(field + ".diskKeys[" + j + "]", "disk " + key + " appears twice");
+            }
+            if (d.datastore().equals(destinationDatastoreId)) {
+                throw new InvalidFieldException(field + ".diskKeys[" + j + "]", "disk " + key + " is already on " + d.datastore());
+            }
+            sources.add(d.datastore());
+            size += d.size();
+        }
+        if (sources.size() > 1) {
+            throw new InvalidFieldException(field + ".diskKeys", "the disks are on " + sources
+                    + "; one move takes disks from one source datastore (vCenter runs one relocation per VM at a time)");
+        }
+        return new Relocation(vmId, Relocation.Scope.DISKS, List.copyOf(keys), List.copyOf(sources), destinationDatastoreId, vm.host(),
+                size);
+    }
+
+    /**
+     * Makes {@code actionId} wait for each of {@code parentIds}: the applier starts it only once they
+     * have ended (the balancing engine's plan, whose later moves count on the space earlier ones free).
+     */
+    public void addParents(long actionId, List<Long> parentIds) {
+        store.addParents(actionId, parentIds);
     }
 
     public Recommendation get(long id) {
@@ -154,19 +184,75 @@ public class Recommendations {
     }
 
     /**
-     * PENDING → APPLYING: its actions are queued for the applier. The history says who applied
-     * it, as vCenter's does: {@code by} is "by user admin" or "automatically (reason)".
+     * An administrator's apply, PENDING → APPLYING: its actions are queued for the applier, and so are
+     * those of its prerequisites — the still-PENDING recommendations whose actions its actions wait for
+     * (their parents, and theirs), as vCenter applies a recommendation's prerequisites
+     * ({@code ClusterRecommendation.prerequisite}) before it: the plan counted on the space they free,
+     * and a child applied alone would wait for them forever. The history says who applied each, as
+     * vCenter's does: {@code by} is "by user admin".
      */
     public Recommendation apply(long id, String by) {
+        return apply(id, by, true);
+    }
+
+    /**
+     * An automated apply ({@code reason}: the recommendation's reason code): its prerequisites stay as
+     * they are — one that awaits an administrator's approval (a VM set to manual) is not applied on its
+     * behalf, and the child waits for it, its actions saying so.
+     */
+    public Recommendation applyAutomatically(long id, String reason) {
+        return apply(id, "automatically (" + reason + ")", false);
+    }
+
+    private Recommendation apply(long id, String by, boolean withPrerequisites) {
         Recommendation r = get(id);
         if (!applier.hasVCenter()) {
             throw new IllegalStateException("cannot apply recommendation " + id + ": no vCenter is configured (sdrs.vcenter.url)");
         }
+        List<Long> prerequisites = withPrerequisites ? pendingPrerequisites(id) : List.of();
         if (!store.transition(id, RecommendationState.PENDING, RecommendationState.APPLYING)) {
             throw new IllegalStateException("recommendation " + id + " is " + get(id).state() + ", only a PENDING one can be applied");
         }
-        history.record(r.clusterId(), "applied", "applied " + by + ": " + descriptions.of(store.actions(id)), id);
+        List<Long> applied = new ArrayList<>();
+        for (long p : prerequisites) {
+            // one applied or dismissed meanwhile is left as it is: the child waits for it, or not, as it ends
+            if (store.transition(p, RecommendationState.PENDING, RecommendationState.APPLYING)) {
+                applied.add(p);
+            }
+        }
+        history.record(r.clusterId(), "applied", "applied " + by + ": " + descriptions.of(store.actions(id))
+                + (applied.isEmpty() ? "" : " (with its prerequisite" + (applied.size() > 1 ? "s" : "") + ", recommendation"
+                + (applied.size() > 1 ? "s " : " ") + applied.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                + ")"), id);
+        for (long p : applied) {
+            history.record(r.clusterId(), "applied", "applied " + by + " as a prerequisite of recommendation " + id + ": "
+                    + descriptions.of(store.actions(p)), p);
+        }
         return get(r.id());
+    }
+
+    /**
+     * The PENDING recommendations holding the unfinished ancestors of {@code id}'s actions (parents,
+     * their parents, …), each once, nearest first.
+     */
+    private List<Long> pendingPrerequisites(long id) {
+        LinkedHashSet<Long> found = new LinkedHashSet<>();
+        ArrayDeque<Long> recommendationsToVisit = new ArrayDeque<>(List.of(id));
+        Set<Long> visited = new HashSet<>(List.of(id));
+        while (!recommendationsToVisit.isEmpty()) {
+            long rec = recommendationsToVisit.poll();
+            Set<Long> parents = new TreeSet<>();
+            store.actions(rec).forEach(a -> parents.addAll(a.parentIds()));
+            for (MigrationStore.Unfinished p : store.unfinished(parents).values()) {
+                if (visited.add(p.recommendationId())) {
+                    recommendationsToVisit.add(p.recommendationId());
+                    if (p.recommendationState() == RecommendationState.PENDING) {
+                        found.add(p.recommendationId());
+                    }
+                }
+            }
+        }
+        return List.copyOf(found);
     }
 
     /**

@@ -158,6 +158,11 @@ public class DatastoreModels {
 
     // ------------------------------------------------------------------ queries
 
+    /** The datastores any model was ever fitted for. */
+    public List<String> datastoreNames() {
+        return jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model", String.class);
+    }
+
     public List<ModelRecord> history(String datastore, int limit) {
         return jdbc.query(SELECT + " WHERE datastore_name = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY", mapper(), datastore);
     }

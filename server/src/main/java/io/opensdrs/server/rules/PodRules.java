@@ -1,6 +1,6 @@
 package io.opensdrs.server.rules;
 
-import io.opensdrs.server.api.InvalidFieldException;
+import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.vcenter.VCenterProperties;

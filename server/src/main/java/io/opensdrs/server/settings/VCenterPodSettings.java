@@ -1,8 +1,6 @@
 package io.opensdrs.server.settings;
 
 import io.opensdrs.balance.VmOverride;
-import io.opensdrs.server.api.SettingsRequest;
-import io.opensdrs.server.balancing.ClusterPolicies;
 import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;

@@ -17,6 +17,10 @@ import java.util.List;
 @Component
 public class PercentileSnapshots {
 
+    /** One stored snapshot of one metric over one window. */
+    public record Snapshot(String metric, long windowSeconds, double p50, double p70, double p90, long samples, Instant takenAt) {
+    }
+
     private final JdbcTemplate jdbc;
     private final WorkloadPercentiles percentiles;
 
@@ -39,5 +43,13 @@ public class PercentileSnapshots {
             jdbc.batchUpdate("INSERT INTO percentile_snapshot (datastore_name, window_seconds, metric, p50, p70, p90,"
                     + " sample_count, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
         }
+    }
+
+    /** The datastore's newest snapshots of {@code metric}, newest first. */
+    public List<Snapshot> history(String datastoreName, WorkloadMetric metric, int limit) {
+        return jdbc.query("SELECT metric, window_seconds, p50, p70, p90, sample_count, taken_at FROM percentile_snapshot"
+                        + " WHERE datastore_name = ? AND metric = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                (rs, i) -> new Snapshot(rs.getString(1), rs.getLong(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
+                        rs.getLong(6), rs.getTimestamp(7).toInstant()), datastoreName, metric.name());
     }
 }

@@ -1,7 +1,7 @@
 package io.opensdrs.server.vcenter;
 
 import io.opensdrs.server.vsphere.VSphereClient;
-import io.opensdrs.server.vsphere.Vim25VSphereClient;
+import io.opensdrs.server.vsphere.object.Vim25VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +28,5 @@ public class VCenterConfiguration {
         Vim25VSphereClient client = Vim25VSphereClient.login(connection);
         log.info("vCenter: logged in to {} ({} {})", connection, client.about().fullName(), client.about().apiVersion());
         return client;
-    }
-
-    @Bean
-    @ConditionalOnProperty(prefix = "sdrs.vcenter", name = "url")
-    Vim25InventorySource vim25InventorySource(VSphereClient client) {
-        return new Vim25InventorySource(client);
     }
 }

@@ -50,7 +50,7 @@ public record VCenterConnection(URI sdkUrl, String user, String password, Path p
      * The password for the next login: read from {@code passwordFile} each time, so that a
      * rotated credential is picked up when the session has to be renewed, without a restart.
      */
-    String currentPassword() throws io.opensdrs.server.vsphere.vim25.VimFaultException {
+    public String currentPassword() throws io.opensdrs.server.vsphere.vim25.VimFaultException {
         if (passwordFile == null) {
             return password;
         }
@@ -62,7 +62,7 @@ public record VCenterConnection(URI sdkUrl, String user, String password, Path p
         }
     }
 
-    TlsTrust trust() {
+    public TlsTrust trust() {
         if (thumbprint != null && !thumbprint.isBlank()) {
             return TlsTrust.thumbprint(thumbprint);
         }

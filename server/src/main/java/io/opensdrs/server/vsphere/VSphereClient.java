@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Everything the server asks of vCenter, behind one interface so that the small vim25
- * client ({@link Vim25VSphereClient}) can be swapped for VMware's official SDK. Object ids
+ * client ({@link io.opensdrs.server.vsphere.object.Vim25VSphereClient}) can be swapped for VMware's official SDK. Object ids
  * are managed-object ids ({@code vm-42}, {@code datastore-17}). Calls fail with
  * {@link VimFaultException}, whose fault type names what went wrong.
  */

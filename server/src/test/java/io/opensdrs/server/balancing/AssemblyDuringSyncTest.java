@@ -1,5 +1,7 @@
 package io.opensdrs.server.balancing;
 
+import io.opensdrs.balance.DiskState;
+import io.opensdrs.balance.VmState;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
 import io.opensdrs.server.inventory.InventorySnapshot;
 import io.opensdrs.server.inventory.InventorySync;
@@ -122,5 +124,42 @@ class AssemblyDuringSyncTest {
         ClusterStateAssembler.Assembled after = assembler.assemble("group-p1");
         assertThat(after.state().datastores()).hasSize(3);
         assertThat(after.state().vms()).anyMatch(v -> v.id().equals("vm-36"));
+    }
+
+    /**
+     * The engine's relocations name disks by their vCenter keys, and a VM with a disk outside the
+     * cluster never moves whole: the assembled state says which key each disk has and how many of a
+     * VM's disks the cluster does not hold.
+     */
+    @Test
+    void theAssembledVmsCarryTheirDisksKeysAndTheDisksOutsideTheCluster() {
+        InventorySnapshot c = BalancingIntegrationSuite.crowded("k1");
+        List<InventorySnapshot.DatastoreInfo> dss = new ArrayList<>(c.datastores());
+        dss.add(InMemoryInventorySource.ds("datastore-19", "local", null, 100 * BalancingIntegrationSuite.GB,
+                90 * BalancingIntegrationSuite.GB));
+        List<InventorySnapshot.HostInfo> hosts = c.hosts().stream().map(h -> {
+            List<String> mounted = new ArrayList<>(h.datastoreMoids());
+            mounted.add("datastore-19");
+            return new InventorySnapshot.HostInfo(h.moid(), h.name(), h.datacenterMoid(), mounted);
+        }).toList();
+        List<InventorySnapshot.VmInfo> vms = new ArrayList<>(c.vms());
+        vms.add(new InventorySnapshot.VmInfo("vm-37", "split", "host-21", List.of(
+                new InventorySnapshot.VirtualDiskInfo(2000, "[ds-a] split/split.vmdk", BalancingIntegrationSuite.GB, "datastore-11"),
+                new InventorySnapshot.VirtualDiskInfo(2001, "[local] split/split_1.vmdk", BalancingIntegrationSuite.GB, "datastore-19")),
+                "datastore-11", 0));
+        inventory.setSnapshot(new InventorySnapshot("k1", c.datacenters(), c.clusters(), dss, hosts, vms));
+        try {
+            sync.fullSync();
+            List<VmState> assembled = assembler.assemble("group-p1").state().vms();
+            VmState split = assembled.stream().filter(v -> v.id().equals("vm-37")).findFirst().orElseThrow();
+            assertThat(split.disks()).extracting(DiskState::key).containsExactly(2000);
+            assertThat(split.disksOutsideCluster()).isEqualTo(1);
+            VmState web = assembled.stream().filter(v -> v.id().equals("vm-31")).findFirst().orElseThrow();
+            assertThat(web.disks()).extracting(DiskState::key).containsExactly(2000, 2001);
+            assertThat(web.disksOutsideCluster()).isZero();
+        } finally {
+            inventory.setSnapshot(BalancingIntegrationSuite.crowded("k2"));
+            sync.fullSync();
+        }
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.server.AdvanceableClock;
 import io.opensdrs.server.AdminApi;
-import io.opensdrs.server.bench.SimulatedAgent;
+import io.opensdrs.server.ingest.SimulatedAgent;
 import io.opensdrs.server.ingest.AgentGrpcServer;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
 import io.opensdrs.server.inventory.InventoryChanges;

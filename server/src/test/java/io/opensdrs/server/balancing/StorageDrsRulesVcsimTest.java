@@ -10,6 +10,7 @@ import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.migration.FaithfulVcsim;
 import io.opensdrs.server.migration.ServerAgainstVcsim;
+import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.vsphere.VcsimProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

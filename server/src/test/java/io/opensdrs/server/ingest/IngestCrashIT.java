@@ -2,7 +2,6 @@ package io.opensdrs.server.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.opensdrs.server.bench.SimulatedAgent;
 import io.opensdrs.shared.agent.v1.AckStatus;
 import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.ServerMessage;

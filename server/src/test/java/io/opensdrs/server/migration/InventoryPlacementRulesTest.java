@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.junit.jupiter.api.Test;
@@ -30,8 +31,10 @@ class InventoryPlacementRulesTest {
     }
 
     static MigrationAction move(String vm, List<Integer> keys, String destination) {
-        return new MigrationAction(1, 1, vm, keys, List.of("ds-1"), destination, "host-1", 1L << 30, ActionState.QUEUED, null,
-                Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null, null, null, false);
+        Relocation r = new Relocation(vm, keys.isEmpty() ? Relocation.Scope.WHOLE_VM : Relocation.Scope.DISKS, keys, List.of("ds-1"),
+                destination, "host-1", 1L << 30);
+        return new MigrationAction(1, 1, r, ActionState.QUEUED, null, Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null,
+                null, null, null, List.of());
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.springframework.test.context.TestPropertySource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +69,12 @@ class MigrationApplierVcsimTest {
         // roamer: running too, its swap file on h10's swap datastore local1 (host-local placement), not in its home
         vms.append(",{\"name\":\"roamer\",\"host\":\"h10\",\"powerOn\":true,\"memoryMB\":2048,\"swapPlacement\":\"hostLocal\","
                 + "\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
+        // hog fills most of tight; newcomer's disk fits there only once hog's has left
+        vms.append(",{\"name\":\"hog\",\"host\":\"h2\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"tight\"}]}");
+        vms.append(",{\"name\":\"newcomer\",\"host\":\"h3\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":2,\"datastore\":\"ds1\"}]}");
+        // the same on tight2, for a parent that awaits an administrator's approval
+        vms.append(",{\"name\":\"hog2\",\"host\":\"h4\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":3,\"datastore\":\"tight2\"}]}");
+        vms.append(",{\"name\":\"newcomer2\",\"host\":\"h5\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":2,\"datastore\":\"ds1\"}]}");
         vms.append(",{\"name\":\"s1\",\"host\":\"h9\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"},"
                 + "{\"name\":\"disk2\",\"sizeGB\":1,\"datastore\":\"ds1\"}]}");
         StringBuilder hosts = new StringBuilder();
@@ -77,7 +84,7 @@ class MigrationApplierVcsimTest {
         }
         return "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":200},"
                 + "{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"flaky\",\"capacityGB\":50}]}],"
-                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
+                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"tight\",\"capacityGB\":4},{\"name\":\"tight2\",\"capacityGB\":4},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
     }
 
     @DynamicPropertySource
@@ -101,6 +108,7 @@ class MigrationApplierVcsimTest {
     }
 
     @Autowired org.springframework.jdbc.core.JdbcTemplate jdbc;
+    @Autowired Recommendations recommendations;
 
     /** The datastore cluster's id as the inventory sync stored it (govc find has no type letter for StoragePods). */
     String podId() {
@@ -594,5 +602,89 @@ class MigrationApplierVcsimTest {
         Thread.sleep(500);
         assertThat(diskFile(vcsim, "out1", key)).as("nothing issued: out1 stays where govc put it").isEqualTo("[flaky] out1/disk1.vmdk");
         System.out.println("outdated: " + historyOf(moved) + " " + historyOf(destroyed));
+    }
+
+    /**
+     * An action plan of two waves: newcomer's disk goes to tight, which has room for it only once hog's
+     * disk has left, so its action is the child of hog's. An administrator applies the child alone: its
+     * pending parent is queued with it (a prerequisite, as vCenter applies one first), the child says
+     * what it waits for while the parent's copy runs, then starts once the parent has ended and
+     * completes without NoDiskSpace (issue 40, acceptance 3 at the applier).
+     */
+    @Test
+    @Order(13)
+    void applyingAChildQueuesItsPendingParentAndTheChildSaysItWaitsForIt() throws Exception {
+        long tightFree = freeSpace(vcsim, "tight");
+        assertThat(tightFree).as("tight cannot take newcomer's 2 GiB before hog's disk leaves").isLessThan(2 * GIB);
+        long parent = create(List.of(move("hog", "ds2")));
+        long child = create(List.of(move("newcomer", "tight")));
+        long parentAction = recommendations.actions(parent).get(0).id();
+        long childAction = recommendations.actions(child).get(0).id();
+        recommendations.addParents(childAction, List.of(parentAction));
+        call(HttpMethod.POST, "/api/v1/recommendations/" + child + "/apply", null, 200);
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + parent, null, 200).get("state").asText())
+                .as("the parent, never applied, is queued with its child").isIn("APPLYING", "APPLIED");
+        String waitReason = awaitWaitReason(child);
+        assertThat(waitReason).as("the child's action while hog's copy runs")
+                .startsWith("waiting for its parent, action " + parentAction + " of recommendation " + parent + ", to end");
+        JsonNode childDone = awaitEnd(child);
+        JsonNode parentDone = awaitEnd(parent);
+        assertThat(parentDone.get("state").asText()).as(parentDone.toString()).isEqualTo("APPLIED");
+        assertThat(childDone.get("state").asText()).as(childDone.toString()).isEqualTo("APPLIED");
+        JsonNode childView = childDone.get("actions").get(0);
+        assertThat(childView.get("parentActionIds")).hasSize(1);
+        assertThat(childView.get("parentActionIds").get(0).asLong()).isEqualTo(parentAction);
+        assertThat(childView.get("waitReason").isNull()).as("started: it waits for nothing").isTrue();
+        Instant parentEnd = Instant.parse(parentDone.get("actions").get(0).get("finishedAt").asText());
+        Instant childStart = Instant.parse(childView.get("startedAt").asText());
+        assertThat(childStart).as("the child started after its parent ended").isAfterOrEqualTo(parentEnd);
+        assertThat(diskFile(vcsim, "hog", diskKeys(vcsim, "hog").get(0))).isEqualTo("[ds2] hog/disk1.vmdk");
+        assertThat(diskFile(vcsim, "newcomer", diskKeys(vcsim, "newcomer").get(0))).isEqualTo("[tight] newcomer/disk1.vmdk");
+        assertThat(historyOf(parent)).anyMatch(h -> h.startsWith("applied: applied by user " + AdminApi.USER
+                + " as a prerequisite of recommendation " + child + ": "));
+        assertThat(historyOf(child)).anyMatch(h -> h.startsWith("applied: ") && h.endsWith("(with its prerequisite, recommendation " + parent + ")"));
+        System.out.printf("action plan: child applied alone, parent queued with it; child waited: \"%s\"; hog's disk tight -> ds2"
+                + " ended %s; newcomer's disk ds1 -> tight started %s, %s; tight free before %d B, after %d B%n", waitReason, parentEnd,
+                childStart, childDone.get("state").asText(), tightFree, freeSpace(vcsim, "tight"));
+    }
+
+    /**
+     * An automated apply does not apply a parent that awaits an administrator's approval (a VM set to
+     * manual): the child waits, and its action says for what, until the administrator applies the parent.
+     */
+    @Test
+    @Order(14)
+    void anAutomatedChildLeavesAParentAwaitingApprovalAndSaysItWaitsForIt() throws Exception {
+        long parent = create(List.of(move("hog2", "ds2")));
+        long child = create(List.of(move("newcomer2", "tight2")));
+        long parentAction = recommendations.actions(parent).get(0).id();
+        recommendations.addParents(recommendations.actions(child).get(0).id(), List.of(parentAction));
+        recommendations.applyAutomatically(child, "balanceDatastoreSpaceUsage");
+        String waitReason = awaitWaitReason(child);
+        assertThat(waitReason).isEqualTo("waiting for its parent, action " + parentAction + " of recommendation " + parent
+                + ", which has not been applied: the plan counted on it (apply it, or dismiss it to let this one go on)");
+        assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + parent, null, 200).get("state").asText()).isEqualTo("PENDING");
+        Thread.sleep(1000);
+        JsonNode waiting = call(HttpMethod.GET, "/api/v1/recommendations/" + child, null, 200);
+        assertThat(waiting.get("actions").get(0).get("state").asText()).as("nothing issued for the child").isEqualTo("QUEUED");
+        assertThat(diskFile(vcsim, "newcomer2", diskKeys(vcsim, "newcomer2").get(0))).isEqualTo("[ds1] newcomer2/disk1.vmdk");
+        call(HttpMethod.POST, "/api/v1/recommendations/" + parent + "/apply", null, 200);
+        assertThat(awaitEnd(parent).get("state").asText()).isEqualTo("APPLIED");
+        assertThat(awaitEnd(child).get("state").asText()).isEqualTo("APPLIED");
+        assertThat(diskFile(vcsim, "newcomer2", diskKeys(vcsim, "newcomer2").get(0))).isEqualTo("[tight2] newcomer2/disk1.vmdk");
+        System.out.println("automated child, parent awaiting approval: \"" + waitReason + "\"; both applied once the parent was");
+    }
+
+    /** The wait reason of the recommendation's first action, once the applier has given one (90 s at most). */
+    String awaitWaitReason(long recommendationId) throws Exception {
+        long deadline = System.currentTimeMillis() + 90_000;
+        while (System.currentTimeMillis() < deadline) {
+            JsonNode a = call(HttpMethod.GET, "/api/v1/recommendations/" + recommendationId, null, 200).get("actions").get(0);
+            if (!a.get("waitReason").isNull()) {
+                return a.get("waitReason").asText();
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("recommendation " + recommendationId + "'s action never said why it waits");
     }
 }

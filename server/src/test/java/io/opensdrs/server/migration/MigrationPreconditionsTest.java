@@ -1,5 +1,6 @@
 package io.opensdrs.server.migration;
 
+import io.opensdrs.balance.Relocation;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +29,10 @@ class MigrationPreconditionsTest {
     }
 
     private static MigrationAction action(List<Integer> keys, boolean homeOnly) {
-        return new MigrationAction(1, 1, "vm-1", keys, List.of("ds-1"), "ds-2", "host-1", 0, ActionState.QUEUED, null, Set.of(), 0,
-                null, null, false, null, null, Instant.EPOCH, null, null, null, homeOnly);
+        Relocation.Scope scope = homeOnly ? Relocation.Scope.HOME : keys.isEmpty() ? Relocation.Scope.WHOLE_VM : Relocation.Scope.DISKS;
+        Relocation r = new Relocation("vm-1", scope, keys, List.of("ds-1"), "ds-2", "host-1", 0);
+        return new MigrationAction(1, 1, r, ActionState.QUEUED, null, Set.of(), 0, null, null, false, null, null, Instant.EPOCH, null,
+                null, null, null, List.of());
     }
 
     @Test

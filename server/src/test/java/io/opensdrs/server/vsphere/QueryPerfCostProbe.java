@@ -2,6 +2,7 @@ package io.opensdrs.server.vsphere;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opensdrs.server.migration.FaithfulVcsim;
+import io.opensdrs.server.vsphere.object.Vim25VSphereClient;
 import org.junit.jupiter.api.Test;
 
 import javax.net.ssl.SSLContext;

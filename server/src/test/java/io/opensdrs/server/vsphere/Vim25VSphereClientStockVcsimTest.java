@@ -2,6 +2,7 @@ package io.opensdrs.server.vsphere;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opensdrs.server.vsphere.object.Vim25VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -246,9 +246,11 @@ class VScsiServiceTest {
             long running = simNow();
             double sinceRelease = (System.nanoTime() - released) / 1e6;
             assertThat(running).as("running again").isGreaterThan(held);
-            // paced from where it stopped, at 25x: the 400 ms it was held are not caught up (that would be 10 s of simulated time)
+            // paced from where it stopped, at 25x: the 400 ms it was held are not caught up (that would add
+            // 10 s of simulated time). The bound leaves 100 wall ms for the engine's own lag behind the
+            // wall clock before the hold, which pacing rightly makes up; a catch-up exceeds it by 300 ms.
             assertThat((running - held) / 1e6).as("simulated ms run in the %.0f wall ms since the release", sinceRelease)
-                    .isLessThanOrEqualTo(25 * sinceRelease);
+                    .isLessThanOrEqualTo(25 * (sinceRelease + 100));
         } finally {
             requests.onCompleted();
         }

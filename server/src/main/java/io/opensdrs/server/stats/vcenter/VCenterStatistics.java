@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * vCenters); each disk's sample becomes a window ({@link VirtualDiskCounters}) and takes the one
  * ingestion path ({@link DiskWindowIngestion}); hosts' {@code datastore} counters give the IO of
  * hosts without an agent. After each read every host's agents get their hosts' loads
- * ({@link HostLoadPublisher}), and each datastore's totals of a completed sample become a passive
+ * ({@link HostLoadListener}), and each datastore's totals of a completed sample become a passive
  * observation for the models.
  *
  * <p>What vCenter really delivers is handled, never filled in: a sample not complete yet is read again
@@ -103,7 +103,7 @@ public class VCenterStatistics {
     private final StatisticsInventory inventory;
     private final DiskWindowIngestion ingestion;
     private final PassiveObservations observations;
-    private final HostLoadPublisher loads;
+    private final HostLoadListener loads;
     private final StatisticsFaults faults;
     private final SdrsProperties.VCenterCounters config;
     private final Clock clock;
@@ -125,7 +125,7 @@ public class VCenterStatistics {
     private ExecutorService calls;
 
     public VCenterStatistics(ObjectProvider<VSphereClient> clients, StatisticsInventory inventory,
-                             DiskWindowIngestion ingestion, PassiveObservations observations, HostLoadPublisher loads,
+                             DiskWindowIngestion ingestion, PassiveObservations observations, HostLoadListener loads,
                              StatisticsFaults faults, SdrsProperties properties, Clock clock) {
         this.clients = clients;
         this.inventory = inventory;
@@ -643,10 +643,10 @@ public class VCenterStatistics {
             a[1] += l.outstandingIos();
             a[2] += l.meanLatencyMs() * l.iops();
         }
-        Map<String, List<HostLoadPublisher.Load>> toSend = new LinkedHashMap<>();
+        Map<String, List<HostLoadListener.Load>> toSend = new LinkedHashMap<>();
         for (Map.Entry<String, List<Mount>> e : inv.mountsByHost().entrySet()) {
             String hostName = e.getValue().get(0).hostName();
-            List<HostLoadPublisher.Load> list = new ArrayList<>();
+            List<HostLoadListener.Load> list = new ArrayList<>();
             for (Mount m : e.getValue()) {
                 if (!inv.agentHostsByDatastore().getOrDefault(m.datastoreName(), Set.of()).contains(hostName)) {
                     continue; // no agent of this host sees the datastore
@@ -670,7 +670,7 @@ public class VCenterStatistics {
                         otherOio += byMount.get(key)[1];
                     }
                 }
-                list.add(new HostLoadPublisher.Load(m.datastoreName(), own[0], own[1], own[0] > 0 ? own[2] / own[0] : 0,
+                list.add(new HostLoadListener.Load(m.datastoreName(), own[0], own[1], own[0] > 0 ? own[2] / own[0] : 0,
                         otherIops, otherOio));
             }
             if (!list.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.opensdrs.server.vsphere.vim25;
 
+import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlType;
 
 import javax.xml.datatype.XMLGregorianCalendar;
@@ -14,7 +15,7 @@ public final class ExtensionTypes {
     @XmlType(name = "Extension", propOrder = {"description", "key", "company", "type", "version", "subjectName",
             "server", "client", "lastHeartbeatTime", "shownInSolutionManager"})
     public static class Extension {
-        public InventoryTypes.Description description;
+        public Description description;
         public String key;
         public String company;
         public String type;
@@ -30,7 +31,7 @@ public final class ExtensionTypes {
             "serverThumbprint"})
     public static class ExtensionServerInfo {
         public String url;
-        public InventoryTypes.Description description;
+        public Description description;
         public String company;
         public String type;
         public List<String> adminEmail = new ArrayList<>();
@@ -40,9 +41,23 @@ public final class ExtensionTypes {
     @XmlType(name = "ExtensionClientInfo", propOrder = {"version", "description", "company", "type", "url"})
     public static class ExtensionClientInfo {
         public String version;
-        public InventoryTypes.Description description;
+        public Description description;
         public String company;
         public String type;
         public String url;
+    }
+
+    @XmlType(name = "ExtensionRequestType", propOrder = {"self", "extension"})
+    public static class ExtensionRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public Extension extension;
+    }
+
+    @XmlType(name = "ExtensionKeyRequestType", propOrder = {"self", "extensionKey"})
+    public static class ExtensionKeyRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public String extensionKey;
     }
 }

@@ -14,12 +14,12 @@ import javax.xml.stream.XMLStreamReader;
  * of the server's CPU.
  * Any other {@code xsi:type} (the normal format) is left to JAXB, as before.
  */
-final class PerfAnswerReader {
+public final class PerfAnswerReader {
     private PerfAnswerReader() {
     }
 
     /** At the returnval's start element; leaves the reader after its end element, as JAXB does. */
-    static PerformanceTypes.PerfEntityMetricBase read(XMLStreamReader r, Unmarshaller jaxb)
+    public static PerformanceTypes.PerfEntityMetricBase read(XMLStreamReader r, Unmarshaller jaxb)
             throws XMLStreamException, JAXBException {
         String xsiType = r.getAttributeValue(VimSoapTransport.XSI_NS, "type");
         String type = xsiType == null ? "" : xsiType.substring(xsiType.indexOf(':') + 1);

@@ -98,4 +98,11 @@ public final class PerformanceTypes {
         public PerfMetricId id;
         public String value;
     }
+
+    @XmlType(name = "QueryPerfRequestType", propOrder = {"self", "querySpec"})
+    public static class QueryPerfRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public List<PerfQuerySpec> querySpec = new ArrayList<>();
+    }
 }

@@ -159,4 +159,45 @@ public final class PropertyCollectorTypes {
         @XmlElement(name = "string")
         public List<String> items = new ArrayList<>();
     }
+
+    @XmlType(name = "RetrievePropertiesExRequestType", propOrder = {"self", "specSet", "options"})
+    public static class RetrievePropertiesExRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public List<PropertyFilterSpec> specSet = new ArrayList<>();
+        @XmlElement(required = true)
+        public RetrieveOptions options = new RetrieveOptions();
+    }
+
+    @XmlType(name = "ContinueRetrievePropertiesExRequestType", propOrder = {"self", "token"})
+    public static class ContinueRetrievePropertiesExRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public String token;
+    }
+
+    @XmlType(name = "CreateFilterRequestType", propOrder = {"self", "spec", "partialUpdates"})
+    public static class CreateFilterRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public PropertyFilterSpec spec;
+        public boolean partialUpdates;
+    }
+
+    @XmlType(name = "WaitForUpdatesExRequestType", propOrder = {"self", "version", "options"})
+    public static class WaitForUpdatesExRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public String version;
+        public WaitOptions options;
+    }
+
+    @XmlType(name = "CreateContainerViewRequestType", propOrder = {"self", "container", "type", "recursive"})
+    public static class CreateContainerViewRequest {
+        @XmlElement(name = "_this", required = true)
+        public ManagedObjectReference self;
+        public ManagedObjectReference container;
+        public List<String> type = new ArrayList<>();
+        public boolean recursive;
+    }
 }

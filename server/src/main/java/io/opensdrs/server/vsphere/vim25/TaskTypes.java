@@ -6,10 +6,7 @@ import org.w3c.dom.Element;
 
 import javax.xml.XMLConstants;
 
-import java.util.ArrayList;
-import java.util.List;
-
-/** Data types of tasks, faults and storage vMotion (vim25 WSDL names). */
+/** Data types of tasks and their faults (vim25 WSDL names). */
 public final class TaskTypes {
     private TaskTypes() {
     }
@@ -55,39 +52,5 @@ public final class TaskTypes {
             String t = fault.getAttributeNS(XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI, "type");
             return t.isEmpty() ? "SystemError" : t.substring(t.indexOf(':') + 1);
         }
-    }
-
-    /**
-     * What DatastoreEnterMaintenanceMode returns: the task that completes once the datastore is
-     * empty. vCenter's own Storage DRS recommendations and faults (present only when it runs for
-     * the pod) are not read: this server makes its own.
-     */
-    @XmlType(name = "StoragePlacementResult")
-    public static class StoragePlacementResult {
-        @XmlAnyElement
-        public List<Element> vcenterStorageDrs = new ArrayList<>();
-        public ManagedObjectReference task;
-    }
-
-    @XmlType(name = "VirtualMachineRelocateSpecDiskLocator", propOrder = {"diskId", "datastore"})
-    public static class DiskLocator {
-        public int diskId;
-        public ManagedObjectReference datastore;
-
-        public DiskLocator() {
-        }
-
-        public DiskLocator(int diskId, ManagedObjectReference datastore) {
-            this.diskId = diskId;
-            this.datastore = datastore;
-        }
-    }
-
-    @XmlType(name = "VirtualMachineRelocateSpec", propOrder = {"datastore", "pool", "host", "disk"})
-    public static class VirtualMachineRelocateSpec {
-        public ManagedObjectReference datastore;
-        public ManagedObjectReference pool;
-        public ManagedObjectReference host;
-        public List<DiskLocator> disk = new ArrayList<>();
     }
 }

@@ -63,23 +63,26 @@ final class VimSoapTransport {
 
     private static JAXBContext createContext() {
         try {
-            return JAXBContext.newInstance(ManagedObjectReference.class,
+            return JAXBContext.newInstance(ManagedObjectReference.class, VimRequests.ThisOnly.class,
+                    ServiceInstanceTypes.ServiceContent.class, ServiceInstanceTypes.UserSession.class,
+                    ServiceInstanceTypes.LoginRequest.class,
                     PropertyCollectorTypes.class, PropertyCollectorTypes.ArrayOfManagedObjectReference.class,
                     PropertyCollectorTypes.ArrayOfString.class, PropertyCollectorTypes.TraversalSpec.class,
                     PropertyCollectorTypes.RetrieveResult.class, PropertyCollectorTypes.UpdateSet.class,
-                    InventoryTypes.ServiceContent.class, InventoryTypes.UserSession.class,
-                    InventoryTypes.DatastoreSummary.class, InventoryTypes.StoragePodSummary.class,
-                    InventoryTypes.ArrayOfVirtualDevice.class, InventoryTypes.VirtualDisk.class,
-                    InventoryTypes.VirtualDiskFlatVer2BackingInfo.class, InventoryTypes.StorageDrsConfigInfo.class,
-                    InventoryTypes.VirtualMachineFileLayoutEx.class, InventoryTypes.VirtualMachinePowerState.class,
-                    TaskTypes.TaskInfo.class, TaskTypes.VirtualMachineRelocateSpec.class, TaskTypes.StoragePlacementResult.class,
-                    ExtensionTypes.Extension.class,
+                    PropertyCollectorTypes.RetrievePropertiesExRequest.class,
+                    PropertyCollectorTypes.ContinueRetrievePropertiesExRequest.class, PropertyCollectorTypes.CreateFilterRequest.class,
+                    PropertyCollectorTypes.WaitForUpdatesExRequest.class, PropertyCollectorTypes.CreateContainerViewRequest.class,
+                    DatastoreTypes.DatastoreSummary.class, DatastoreTypes.StoragePlacementResult.class,
+                    VirtualMachineTypes.ArrayOfVirtualDevice.class, VirtualMachineTypes.VirtualDisk.class,
+                    VirtualMachineTypes.VirtualDiskFlatVer2BackingInfo.class, VirtualMachineTypes.VirtualMachineFileLayoutEx.class,
+                    VirtualMachineTypes.VirtualMachinePowerState.class, VirtualMachineTypes.VirtualMachineRelocateSpec.class,
+                    VirtualMachineTypes.RelocateVMRequest.class,
+                    StorageDrsTypes.StoragePodSummary.class, StorageDrsTypes.StorageDrsConfigInfo.class,
+                    StorageDrsTypes.ConfigureStorageDrsForPodRequest.class,
+                    TaskTypes.TaskInfo.class,
                     PerformanceTypes.ArrayOfPerfCounterInfo.class, PerformanceTypes.PerfEntityMetricBase.class,
-                    VimRequests.ThisOnly.class, VimRequests.Login.class, VimRequests.RetrievePropertiesEx.class,
-                    VimRequests.ContinueRetrievePropertiesEx.class, VimRequests.CreateFilter.class,
-                    VimRequests.WaitForUpdatesEx.class, VimRequests.CreateContainerView.class,
-                    VimRequests.RelocateVM.class, VimRequests.ConfigureStorageDrsForPod.class, VimRequests.WithExtension.class,
-                    VimRequests.WithExtensionKey.class, VimRequests.QueryPerf.class);
+                    PerformanceTypes.QueryPerfRequest.class,
+                    ExtensionTypes.Extension.class, ExtensionTypes.ExtensionRequest.class, ExtensionTypes.ExtensionKeyRequest.class);
         } catch (JAXBException e) {
             throw new IllegalStateException("vim25 JAXB model is inconsistent", e);
         }
@@ -97,11 +100,6 @@ final class VimSoapTransport {
     <T> T call(String method, Object request, Class<T> returnType) throws VimFaultException {
         List<T> all = callList(method, request, returnType);
         return all.isEmpty() ? null : all.get(0);
-    }
-
-    /** Reads one {@code returnval}: called at its start element, leaves the reader after its end element. */
-    interface ReturnvalReader<T> {
-        T read(XMLStreamReader r, Unmarshaller jaxb) throws XMLStreamException, JAXBException;
     }
 
     /** Calls a method and returns every {@code returnval} (array-valued results). */
@@ -125,7 +123,7 @@ final class VimSoapTransport {
             throws JAXBException, ParserConfigurationException, TransformerException {
         Document doc = documentBuilder().newDocument();
         Element env = doc.createElementNS(SOAP_NS, "soapenv:Envelope");
-        // the prefix an xsi:type of an anyType value names ("xsd:int", see InventoryTypes.XsdInt)
+        // the prefix an xsi:type of an anyType value names ("xsd:int", see StorageDrsTypes.XsdInt)
         env.setAttributeNS(XMLConstants.XMLNS_ATTRIBUTE_NS_URI, "xmlns:xsd", XMLConstants.W3C_XML_SCHEMA_NS_URI);
         doc.appendChild(env);
         Element soapBody = doc.createElementNS(SOAP_NS, "soapenv:Body");

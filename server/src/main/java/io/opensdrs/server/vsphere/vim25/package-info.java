@@ -1,11 +1,11 @@
 /**
- * A small, typed client for the vSphere Web Services API (vim25 SOAP): just the managed
- * objects and data types the server uses — sessions, the PropertyCollector (with
- * ContainerView and WaitForUpdatesEx), RelocateVM_Task and task tracking, and the
- * ExtensionManager. Data types are JAXB classes named and shaped as in the vim25 WSDL
- * (namespace {@code urn:vim25}), so the XML is produced by a marshaller, never by string
- * concatenation. The official VMware Java SDK is not available from Maven Central; this
- * package stays small so it can be swapped for it behind {@code VSphereClient}.
+ * A small, typed client for the vSphere Web Services API (vim25 SOAP): the transport, the
+ * connection and session ({@link io.opensdrs.server.vsphere.vim25.Vim25Client}), and the data
+ * types of the managed objects the server uses, named and shaped as in the vim25 WSDL (namespace
+ * {@code urn:vim25}) as JAXB classes, so the XML is produced by a marshaller, never by string
+ * concatenation. The managed objects' methods are called from {@code vsphere.object}. The official
+ * VMware Java SDK is not available from Maven Central; this package stays small so it can be
+ * swapped for it behind {@code VSphereClient}.
  */
 @XmlSchema(namespace = "urn:vim25", elementFormDefault = XmlNsForm.QUALIFIED,
         xmlns = {@XmlNs(prefix = "xsi", namespaceURI = "http://www.w3.org/2001/XMLSchema-instance"),

@@ -17,7 +17,7 @@ class VimSoapTransportReadTest {
             + " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>";
     private static final String TAIL = "</soapenv:Body></soapenv:Envelope>";
 
-    private static <T> List<T> read(String body, VimSoapTransport.ReturnvalReader<T> reader) throws VimFaultException {
+    private static <T> List<T> read(String body, ReturnvalReader<T> reader) throws VimFaultException {
         return VimSoapTransport.read("QueryPerf", 200, new ByteArrayInputStream((HEAD + body + TAIL).getBytes(StandardCharsets.UTF_8)),
                 reader);
     }

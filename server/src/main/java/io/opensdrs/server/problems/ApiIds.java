@@ -1,0 +1,16 @@
+package io.opensdrs.server.problems;
+
+/** Shapes of path identifiers, so a malformed one is a 400 naming the parameter rather than a 404. */
+public final class ApiIds {
+    /** vim25 managed object ids: group-p123, datastore-45, vm-7 ... */
+    public static final String MOID = "[A-Za-z0-9_.:-]{1,64}";
+    public static final String MOID_MESSAGE = "must be a managed object id (letters, digits, _ . : -; at most 64)";
+    /** Datastore and VM names as vCenter allows them, without control characters or '/'. */
+    public static final String NAME = "[^\\p{Cntrl}/]{1,255}";
+    public static final String NAME_MESSAGE = "must be 1 to 255 characters without control characters or '/'";
+    public static final String AGENT = "[A-Za-z0-9_.:-]{1,128}";
+    public static final String AGENT_MESSAGE = "must be 1 to 128 letters, digits, _ . : -";
+
+    private ApiIds() {
+    }
+}
