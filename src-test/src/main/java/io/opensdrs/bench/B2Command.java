@@ -26,7 +26,7 @@ import java.util.concurrent.Executors;
                 + "each balanced by each strategy in the testbed's virtual time (--runs times in a row): steady-state "
                 + "latencies before, the plan applied with its copy load, steady state after.",
                 "Prints per world group and strategy the share of worlds made worse (per-IO latency or worst datastore "
-                        + "p90 up more than 2 %), the pooled change of per-IO latency, worst p90, mean and max datastore "
+                        + "p90 up more than 2 %%), the pooled change of per-IO latency, worst p90, mean and max datastore "
                         + "latency and their variance, the share of the measured reference's per-IO gain captured, and "
                         + "moves per run."})
 public final class B2Command implements Callable<Integer> {
@@ -68,7 +68,7 @@ public final class B2Command implements Callable<Integer> {
 
     @Option(names = "--reference-moves", defaultValue = "3",
             description = "moves of the 'measured' reference row on every group: each move the one that lowers the "
-                    + "per-IO latency most, without the worst datastore p90 rising more than 2 %, when every candidate "
+                    + "per-IO latency most, without the worst datastore p90 rising more than 2 %%, when every candidate "
                     + "is measured in the testbed (no model); the captured share is measured against it; 0 for no such "
                     + "row (default ${DEFAULT-VALUE})")
     int referenceMoves;
