@@ -15,11 +15,13 @@ import java.util.function.LongFunction;
 
 /**
  * Strategy name → factory (the factory takes the seed randomized strategies need), and the
- * default rule: {@code per-io} ({@link PerIoLatencyGreedy}), whatever model each datastore has —
- * it judges moves by the latency the VMs' IOs see, which Pesto's equalization and Romano's merit
- * do not (B2 in the src-test README: both raised per-IO latency on the Pesto-like worlds). The
- * baselines {@code space-only} and {@code latency-greedy} are what users run instead; they are
- * never a default.
+ * default rule: {@code romano} where the cluster's models are calibrated over R and X (every
+ * fitted model says {@link io.opensdrs.model.DatastoreModel#isCalibrated}, and at least one is
+ * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}. A
+ * Romano model fitted to the injector's random reads alone has no measured R or X term, and
+ * Romano's strategy trusts its predictions for write and sequential mixes too far: in the loop
+ * it recommended 0 or 1 moves from run to run. {@code per-io} and the baselines
+ * {@code space-only} and {@code latency-greedy} run only when a cluster's settings name them.
  */
 public final class StrategyRegistry {
 
@@ -59,9 +61,18 @@ public final class StrategyRegistry {
         return f.apply(seed);
     }
 
-    /** The default strategy name for a cluster: {@link PerIoLatencyGreedy}, on whatever model each datastore has. */
+    /** The default strategy name for a cluster. */
     public static String defaultName(ClusterState state) {
-        return PerIoLatencyGreedy.NAME;
+        boolean anyCalibrated = false;
+        for (DatastoreState d : state.datastores()) {
+            if (d.fittedModel().isPresent()) {
+                if (!d.model().isCalibrated()) {
+                    return LatencyEqualization.NAME;
+                }
+                anyCalibrated = true;
+            }
+        }
+        return anyCalibrated ? MeritAnnealing.NAME : LatencyEqualization.NAME;
     }
 
     public BalancingStrategy defaultFor(ClusterState state, long seed) {
