@@ -24,7 +24,7 @@ export const SETTINGS_FIELDS: FieldDef[] = [
   { key: 'ruleAutomationLevel', label: 'Rule enforcement automation', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'evacuationAutomationLevel', label: 'VM evacuation automation (maintenance mode)', kind: 'select', options: ['inherit', 'manual', 'automated'], vcenter: true },
   { key: 'modelKind', label: 'Model', kind: 'select', options: ['auto', 'pesto', 'basil', 'romano', 'queueing'] },
-  { key: 'strategy', label: 'Balancing strategy', kind: 'select', options: ['auto', 'basil', 'pesto', 'romano'] },
+  { key: 'strategy', label: 'Balancing strategy', kind: 'select', options: ['auto', 'per-io', 'basil', 'pesto', 'romano', 'latency-greedy', 'space-only'] },
   { key: 'spaceThresholdMode', label: 'Space threshold mode', kind: 'select', options: ['utilization', 'freeSpace'], vcenter: true },
   { key: 'spaceThresholdPct', label: 'Space threshold (%)', kind: 'number', min: 50, max: 100, step: 1, vcenter: true },
   { key: 'freeSpaceThresholdGb', label: 'Free space threshold (GB)', kind: 'number', min: 1, max: 1000000, step: 1, vcenter: true },

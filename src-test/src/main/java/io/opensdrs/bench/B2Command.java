@@ -2,6 +2,8 @@ package io.opensdrs.bench;
 
 import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.balance.StrategyRegistry;
+import io.opensdrs.balance.baseline.LatencyGreedy;
+import io.opensdrs.balance.baseline.SpaceOnly;
 import io.opensdrs.scenario.DatastoreSpec;
 import io.opensdrs.scenario.ScenarioCatalog;
 import picocli.CommandLine.Command;
@@ -21,10 +23,12 @@ import java.util.concurrent.Executors;
 /** {@code sdrs bench b2}: balancing quality in the testbed (SPEC §8 B2; Pesto Table 2, Romano Fig. 11). */
 @Command(name = "b2", mixinStandardHelpOptions = true,
         description = {"B2 balancing quality: generated Pesto-like and Romano-like worlds (or given scenario files), "
-                + "each balanced once by each strategy in the testbed's virtual time: steady-state datastore "
+                + "each balanced by each strategy in the testbed's virtual time (--runs times in a row): steady-state "
                 + "latencies before, the plan applied with its copy load, steady state after.",
-                "Prints per world group and strategy the share of worlds that got worse, the pooled change of "
-                        + "mean and max datastore latency and of their variance, and moves per run."})
+                "Prints per world group and strategy the share of worlds made worse (per-IO latency or worst datastore "
+                        + "p90 up more than 2 %%), the pooled change of per-IO latency, worst p90, mean and max datastore "
+                        + "latency and their variance, the share of the measured reference's per-IO gain captured, and "
+                        + "moves per run."})
 public final class B2Command implements Callable<Integer> {
     static final String PESTO_LIKE = "pesto-like";
     static final String ROMANO_LIKE = "romano-like";
@@ -49,22 +53,31 @@ public final class B2Command implements Callable<Integer> {
     @Option(names = "--scenario", arity = "1..*", description = "balance these scenario files (or shipped names) instead")
     List<String> scenarios;
 
-    @Option(names = "--strategy", split = ",", description = "strategies (default: all registered: basil, pesto, romano)")
+    @Option(names = "--strategy", split = ",", description = "strategies: the registry's (basil, pesto, romano, and the "
+            + "baselines space-only and latency-greedy) and auto, what the server would run: each datastore's model kind "
+            + "by held-out accuracy, the strategy by the registry's default rule (default: auto and all registered)")
     List<String> strategies;
+
+    @Option(names = "--runs", defaultValue = "1",
+            description = "balancing runs in a row per world, as the invocation-period schedule makes them, each measured; "
+                    + "prints per run the worlds still moving, moves, disks moved back and the captured share (default ${DEFAULT-VALUE})")
+    int runs;
 
     @Option(names = "--injector-ios", defaultValue = "800", description = "IOs per injector point (default ${DEFAULT-VALUE})")
     long injectorIos;
 
     @Option(names = "--reference-moves", defaultValue = "3",
-            description = "moves of the 'measured' reference row on the Romano-like and given worlds: each move the "
-                    + "one that lowers the mean datastore latency most when every candidate is measured in the testbed "
-                    + "(no model); 0 for no such row (default ${DEFAULT-VALUE})")
+            description = "moves of the 'measured' reference row on every group: each move the one that lowers the "
+                    + "per-IO latency most, without the worst datastore p90 rising more than 2 %%, when every candidate "
+                    + "is measured in the testbed (no model); the captured share is measured against it; 0 for no such "
+                    + "row (default ${DEFAULT-VALUE})")
     int referenceMoves;
 
     @Option(names = "--exhaustive-moves", defaultValue = "0",
-            description = "measure every placement within this many single-VM moves on the Romano-like and given worlds "
-                    + "and add the best by mean, max and variance as rows best-mean, best-max, best-var: what no balancer "
-                    + "making that many moves can beat; costly, grows as VMs^k (default ${DEFAULT-VALUE}: none)")
+            description = "measure every placement within this many single-VM moves on every group and add the best by "
+                    + "per-IO latency (worst p90 guarded), mean, max and variance as rows best-io, best-mean, best-max, "
+                    + "best-var: what no balancer making that many moves can beat; costly, grows as VMs^k "
+                    + "(default ${DEFAULT-VALUE}: none)")
     int exhaustiveMoves;
 
     @Option(names = "--threads", description = "worker threads (default: available processors)")
@@ -76,13 +89,17 @@ public final class B2Command implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        List<String> names = strategies != null ? strategies
-                : new ArrayList<>(StrategyRegistry.withBuiltInStrategies().names());
+        List<String> known = new ArrayList<>();
+        known.add(BalancingTrial.AUTO);
+        known.addAll(StrategyRegistry.withBuiltInStrategies().names());
+        List<String> names = strategies != null ? strategies : known;
         for (String s : names) {
-            if (!StrategyRegistry.withBuiltInStrategies().names().contains(s)) {
-                throw new IllegalArgumentException("unknown strategy '" + s + "' (--strategy); known: "
-                        + String.join(", ", StrategyRegistry.withBuiltInStrategies().names()));
+            if (!known.contains(s)) {
+                throw new IllegalArgumentException("unknown strategy '" + s + "' (--strategy); known: " + String.join(", ", known));
             }
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs must be ≥ 1, was " + runs);
         }
         if (referenceMoves < 0) {
             throw new IllegalArgumentException("--reference-moves must be ≥ 0, was " + referenceMoves);
@@ -134,7 +151,8 @@ public final class B2Command implements Callable<Integer> {
         BalancingQualityBenchmark.Result result;
         try {
             result = new BalancingQualityBenchmark(names, BalancingSettings.defaults(), seed, injectorIos,
-                    referenceMoves, exhaustiveMoves, java.util.Set.of(ROMANO_LIKE, GIVEN)).run(list, executor);
+                    referenceMoves, exhaustiveMoves, java.util.Set.of(PESTO_LIKE, ROMANO_LIKE, GIVEN, PESTO_SPACE, PESTO_IO), runs)
+                    .run(list, executor);
         } finally {
             executor.shutdownNow();
         }
@@ -148,32 +166,40 @@ public final class B2Command implements Callable<Integer> {
     }
 
     static void print(BalancingQualityBenchmark.Result r, PrintStream out) {
-        out.println("B2 balancing quality — steady state before and after one balancing run, testbed virtual time");
-        out.println("(Δ pooled over the group's worlds: Σ after / Σ before − 1; worse = mean datastore latency rose;"
-                + " n = worlds scored; unsettled = worlds whose storage vMotion never finished, not scored)");
+        out.println("B2 balancing quality — steady state before and after balancing, testbed virtual time");
+        out.println("(Δ pooled over the group's worlds: Σ after / Σ before − 1; worse = per-IO latency or worst datastore p90 up"
+                + " > 2 %; captured = per-IO gain ÷ the measured reference's on the same worlds; worse-mean = mean datastore"
+                + " latency rose; back = disks moved back; n = worlds scored; unsettled = copies never finished, not scored)");
         out.println();
-        out.printf(Locale.ROOT, "%-12s %-9s %6s %8s %9s %8s %8s %8s %8s %9s %7s %5s %9s%n", "worlds", "strategy", "n",
-                "worse", "worse>10%", "Δmean", "Δmax", "Δvar", "Δper-IO", "worse/IO", "moves", "max", "unsettled");
+        out.printf(Locale.ROOT, "%-12s %-14s %4s %7s %8s %8s %8s | %10s %9s %8s %8s %8s %8s %6s %4s %4s %9s%n", "worlds",
+                "strategy", "n", "worse", "Δper-IO", "Δp90max", "captured", "worse-mean", "worse>10%", "Δmean", "Δmax", "Δvar",
+                "worse/IO", "moves", "max", "back", "unsettled");
         for (BalancingQualityBenchmark.Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-12s %-9s %6d %7.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %8.1f%% %7.2f %5d %9d%n",
-                    row.group(), row.strategy(), row.worlds(), row.worseAnyShare() * 100, row.worseOver10Share() * 100,
-                    row.meanChange() * 100, row.maxChange() * 100, row.varianceChange() * 100, row.perIoChange() * 100,
-                    100.0 * row.worsePerIo() / Math.max(1, row.worlds()), row.movesMean(), row.movesMax(),
+            out.printf(Locale.ROOT, "%-12s %-14s %4d %6.1f%% %7.1f%% %7.1f%% %8s | %9.1f%% %8.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %6.2f %4d %4d %9d%n",
+                    row.group(), row.strategy(), row.worlds(), row.worseShare() * 100, row.perIoChange() * 100,
+                    row.worstP90Change() * 100, share(row.captured()), row.worseAnyShare() * 100, row.worseOver10Share() * 100,
+                    row.meanChange() * 100, row.maxChange() * 100, row.varianceChange() * 100,
+                    100.0 * row.worsePerIo() / Math.max(1, row.worlds()), row.movesMean(), row.movesMax(), row.movedBack(),
                     row.unsettled());
+        }
+        if (!r.runRows().isEmpty()) {
+            out.println();
+            out.println("run by run (moving = worlds with a move in that run; Δper-IO and captured since the start)");
+            out.printf(Locale.ROOT, "%-12s %-14s %4s %4s %7s %7s %5s %8s %8s%n", "worlds", "strategy", "run", "n", "moving",
+                    "moves", "back", "Δper-IO", "captured");
+            for (BalancingQualityBenchmark.RunRow row : r.runRows()) {
+                out.printf(Locale.ROOT, "%-12s %-14s %4d %4d %7d %7.2f %5d %7.1f%% %8s%n", row.group(), row.strategy(), row.run(),
+                        row.worlds(), row.moving(), row.movesMean(), row.movedBack(), row.perIoChange() * 100,
+                        share(row.captured()));
+            }
         }
         out.println();
         for (BalancingQualityBenchmark.Row row : r.rows()) {
-            if (row.strategy().equals("pesto") || row.strategy().equals("romano")) {
+            if (row.strategy().equals(BalancingTrial.AUTO)) {
+                printAutoGoal(r, row, out);
+            } else if (row.strategy().equals("pesto") || row.strategy().equals("romano")) {
                 out.printf(Locale.ROOT, "goal %s 0 %% worse (%s): %.1f %% — %s%n", row.strategy(), row.group(),
-                        row.worseAnyShare() * 100, row.worseAny() == 0 ? "met" : "missed");
-            }
-            if (row.strategy().equals("romano") && row.group().equals(ROMANO_LIKE)) {
-                out.printf(Locale.ROOT, "goal romano (romano-like) mean ≤ −50 %%: %.1f %% — %s; variance ≤ −80 %%: %.1f %% — %s; "
-                                + "max ≤ −75 %%: %.1f %% — %s; moves ≤ 2.6: %.2f — %s%n",
-                        row.meanChange() * 100, row.meanChange() <= -0.5 ? "met" : "missed",
-                        row.varianceChange() * 100, row.varianceChange() <= -0.8 ? "met" : "missed",
-                        row.maxChange() * 100, row.maxChange() <= -0.75 ? "met" : "missed",
-                        row.movesMean(), row.movesMean() <= 2.6 ? "met" : "missed");
+                        row.worseShare() * 100, row.worse() == 0 ? "met" : "missed");
             }
             if (row.strategy().equals(MeasuredExhaustiveReference.BEST_MEAN)) {
                 printBound(r, row.group(), out);
@@ -194,54 +220,107 @@ public final class B2Command implements Callable<Integer> {
                             model, row.group(), inside, sides, sides == 0 ? Double.NaN : 100.0 * inside / sides);
                 }
                 out.printf(Locale.ROOT, "reference (%s): each move chosen by measuring every candidate in the testbed, at most "
-                                + "%d: mean %.1f %%, variance %.1f %%, max %.1f %%, %.2f moves — what single-VM moves can reach "
-                                + "on these devices without model error%n",
-                        row.group(), row.movesMax(), row.meanChange() * 100, row.varianceChange() * 100,
-                        row.maxChange() * 100, row.movesMean());
+                                + "%d: per-IO %.1f %%, worst p90 %.1f %%, mean %.1f %%, variance %.1f %%, max %.1f %%, %.2f moves — "
+                                + "what single-VM moves can reach on these devices without model error%n",
+                        row.group(), row.movesMax(), row.perIoChange() * 100, row.worstP90Change() * 100,
+                        row.meanChange() * 100, row.varianceChange() * 100, row.maxChange() * 100, row.movesMean());
             }
         }
     }
 
+    /** Issue 41's goals for what the server would run, per group, against the reference and the baselines. */
+    private static void printAutoGoal(BalancingQualityBenchmark.Result r, BalancingQualityBenchmark.Row auto, PrintStream out) {
+        List<BalancingQualityBenchmark.Row> baselines = new ArrayList<>();
+        for (BalancingQualityBenchmark.Row row : r.rows()) {
+            if (row.group().equals(auto.group()) && BASELINES.contains(row.strategy())) {
+                baselines.add(row);
+            }
+        }
+        StringBuilder versus = new StringBuilder();
+        boolean ahead = !baselines.isEmpty();
+        for (BalancingQualityBenchmark.Row b : baselines) {
+            boolean gain = auto.perIoChange() < b.perIoChange();
+            boolean worse = auto.worseShare() <= b.worseShare();
+            ahead &= gain && worse;
+            versus.append(String.format(Locale.ROOT, "; vs %s Δper-IO %.1f %% (%s), worse %.1f %% (%s)", b.strategy(),
+                    b.perIoChange() * 100, gain ? "ahead" : "not ahead", b.worseShare() * 100, worse ? "not behind" : "behind"));
+        }
+        out.printf(Locale.ROOT, "goal auto (%s): 0 %% worse: %.1f %% — %s; captured ≥ 70 %%: %s — %s; moves ≤ 3: %.2f — %s; "
+                        + "ahead of the baselines: %s%s%n", auto.group(), auto.worseShare() * 100,
+                auto.worse() == 0 ? "met" : "missed", share(auto.captured()),
+                auto.captured() >= 0.70 ? "met" : "missed", auto.movesMean(), auto.movesMean() <= 3 ? "met" : "missed",
+                baselines.isEmpty() ? "not run" : ahead ? "met" : "missed", versus);
+        for (BalancingQualityBenchmark.RunRow run : r.runRows()) {
+            if (run.group().equals(auto.group()) && run.strategy().equals(auto.strategy())
+                    && run.run() == r.runRows().stream().mapToInt(BalancingQualityBenchmark.RunRow::run).max().orElse(0)) {
+                out.printf(Locale.ROOT, "goal auto (%s) over %d runs: no oscillation: %d disks moved back — %s; captured after "
+                                + "%d runs ≥ 85 %%: %s — %s%n", auto.group(), run.run(), auto.movedBack(),
+                        auto.movedBack() == 0 ? "met" : "missed", run.run(), share(run.captured()),
+                        run.captured() >= 0.85 ? "met" : "missed");
+            }
+        }
+    }
+
+    private static final List<String> BASELINES = List.of(SpaceOnly.NAME, LatencyGreedy.NAME);
+
+    private static String share(double v) {
+        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f%%", v * 100);
+    }
+
     /**
-     * The exhaustive rows side by side with romano's goals: each is the most any balancer making at
-     * most that many single-VM moves per world reaches on the group's worlds, so a goal beyond it is
-     * out of reach for every strategy, not only for the product's.
+     * The exhaustive rows: each is the most any balancer making at most that many single-VM moves
+     * per world reaches on the group's worlds, so a goal beyond it is out of reach for every
+     * strategy, not only for the product's.
      */
     private static void printBound(BalancingQualityBenchmark.Result r, String group, PrintStream out) {
+        BalancingQualityBenchmark.Row perIo = null;
         BalancingQualityBenchmark.Row mean = null;
         BalancingQualityBenchmark.Row max = null;
         BalancingQualityBenchmark.Row variance = null;
+        BalancingQualityBenchmark.Row greedy = null;
         for (BalancingQualityBenchmark.Row row : r.rows()) {
             if (row.group().equals(group)) {
                 switch (row.strategy()) {
+                    case MeasuredExhaustiveReference.BEST_PER_IO -> perIo = row;
                     case MeasuredExhaustiveReference.BEST_MEAN -> mean = row;
                     case MeasuredExhaustiveReference.BEST_MAX -> max = row;
                     case MeasuredExhaustiveReference.BEST_VARIANCE -> variance = row;
+                    case MeasuredGreedyReference.NAME -> greedy = row;
                     default -> { }
                 }
             }
         }
-        if (mean == null || max == null || variance == null) {
+        if (perIo == null || mean == null || max == null || variance == null) {
             return;
         }
         out.printf(Locale.ROOT, "bound (%s): every placement within %d single-VM move%s measured, the best of each world: "
-                        + "mean %.1f %% (goal −50 %%: %s), variance %.1f %% (goal −80 %%: %s), max %.1f %% (goal −75 %%: %s)%n",
-                group, r.exhaustiveMoves(), r.exhaustiveMoves() == 1 ? "" : "s",
-                mean.meanChange() * 100, mean.meanChange() <= -0.5 ? "within reach" : "beyond any such balancer",
-                variance.varianceChange() * 100, variance.varianceChange() <= -0.8 ? "within reach" : "beyond any such balancer",
-                max.maxChange() * 100, max.maxChange() <= -0.75 ? "within reach" : "beyond any such balancer");
+                        + "per-IO %.1f %% (worst p90 guarded; the greedy reference reaches %s of it), mean %.1f %%, "
+                        + "variance %.1f %%, max %.1f %%%n",
+                group, r.exhaustiveMoves(), r.exhaustiveMoves() == 1 ? "" : "s", perIo.perIoChange() * 100,
+                greedy == null || perIo.perIoChange() == 0 ? "–" : share(greedy.perIoChange() / perIo.perIoChange()),
+                mean.meanChange() * 100, variance.varianceChange() * 100, max.maxChange() * 100);
     }
 
     static void writeCsv(BalancingQualityBenchmark.Result r, Path file) throws java.io.IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
             w.println("group,world,strategy,datastores_before,mean_before_ms,mean_after_ms,max_before_ms,max_after_ms,"
-                    + "var_before,var_after,per_io_before_ms,per_io_after_ms,moves,settled,copy_hours,interval_sides,"
+                    + "var_before,var_after,per_io_before_ms,per_io_after_ms,worst_p90_before_ms,worst_p90_after_ms,worse,"
+                    + "moves,moved_back,moves_per_run,per_io_after_each_run_ms,settled,copy_hours,interval_sides,"
                     + "interval_inside,pesto_interval_sides,pesto_interval_inside,notes,plan");
             for (BalancingTrial.Outcome o : r.outcomes()) {
-                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%b,%.3f,%s,%s,%s,%s,\"%s\",\"%s\"%n", o.group(),
-                        o.world(), o.strategy(), o.before().byDatastore().size(), o.before().mean(), o.after().mean(),
+                StringBuilder perRun = new StringBuilder();
+                StringBuilder perIoRun = new StringBuilder();
+                for (BalancingTrial.Run run : o.runs()) {
+                    perRun.append(perRun.length() == 0 ? "" : " ").append(run.moves());
+                    perIoRun.append(perIoRun.length() == 0 ? "" : " ")
+                            .append(String.format(Locale.ROOT, "%.4f", run.after().perIoMeanMs()));
+                }
+                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%b,%d,%d,%s,%s,%b,%.3f,%s,%s,%s,%s,\"%s\",\"%s\"%n",
+                        o.group(), o.world(), o.strategy(), o.before().byDatastore().size(), o.before().mean(), o.after().mean(),
                         o.before().max(), o.after().max(), o.before().variance(), o.after().variance(),
-                        o.before().perIoMeanMs(), o.after().perIoMeanMs(), o.moves(), o.settled(), o.copyHours(),
+                        o.before().perIoMeanMs(), o.after().perIoMeanMs(), o.before().worstP90(), o.after().worstP90(),
+                        DatastoreLatencies.worse(o.before(), o.after()), o.moves(), o.movedBack(), perRun, perIoRun,
+                        o.settled(), o.copyHours(),
                         o.intervals() == null ? "" : o.intervals().romano().sides(),
                         o.intervals() == null ? "" : o.intervals().romano().inside(),
                         o.intervals() == null ? "" : o.intervals().pesto().sides(),

@@ -24,6 +24,7 @@ import io.opensdrs.testbed.sim.VirtualClock;
 import io.opensdrs.testbed.stats.DatastoreWindow;
 import io.opensdrs.testbed.stats.DiskWindow;
 import io.opensdrs.testbed.world.Datastore;
+import io.opensdrs.testbed.world.SteadyStateRun;
 import io.opensdrs.testbed.world.VirtualDisk;
 import io.opensdrs.testbed.world.World;
 import io.opensdrs.testbed.world.WorldRun;
@@ -53,16 +54,38 @@ public final class BalancingTrial {
     private static final Workload IDLE_PROBE = new Workload(1, 4, 1, 1);
 
     /**
-     * What one trial found. {@code settled} is false when the copies did not finish in {@link #MAX_HOURS};
-     * {@code plan} is each move as "VM source→destination: the strategy's explanation", then the plan's notes.
+     * What one trial found. {@code settled} is false when the copies did not finish in {@link #MAX_HOURS}
+     * a run; {@code plan} is each move as "VM source→destination: the strategy's explanation", then the
+     * plan's notes; {@code after} and {@code moves} are after the last run and over all runs, {@code runs}
+     * each run's own.
      */
     public record Outcome(String world, String group, String strategy, DatastoreLatencies before,
                           DatastoreLatencies after, int moves, boolean settled, double copyHours, List<String> notes,
-                          List<String> plan, MeasuredGreedyReference.IntervalCheck intervals) {
+                          List<String> plan, MeasuredGreedyReference.IntervalCheck intervals, List<Run> runs) {
         public Outcome(String world, String group, String strategy, DatastoreLatencies before, DatastoreLatencies after,
                        int moves, boolean settled, double copyHours, List<String> notes, List<String> plan) {
-            this(world, group, strategy, before, after, moves, settled, copyHours, notes, plan, null);
+            this(world, group, strategy, before, after, moves, settled, copyHours, notes, plan, null,
+                    List.of(new Run(moves, 0, after, settled)));
         }
+
+        public Outcome(String world, String group, String strategy, DatastoreLatencies before, DatastoreLatencies after,
+                       int moves, boolean settled, double copyHours, List<String> notes, List<String> plan,
+                       MeasuredGreedyReference.IntervalCheck intervals) {
+            this(world, group, strategy, before, after, moves, settled, copyHours, notes, plan, intervals,
+                    List.of(new Run(moves, 0, after, settled)));
+        }
+
+        /** Disks moved back, over all runs: oscillation. */
+        public int movedBack() {
+            return runs.stream().mapToInt(Run::movedBack).sum();
+        }
+    }
+
+    /**
+     * One balancing run of a trial: its moves, how many of them took a disk back to a datastore it
+     * had left in an earlier run of the trial (oscillation), and the steady state measured after it.
+     */
+    public record Run(int moves, int movedBack, DatastoreLatencies after, boolean settled) {
     }
 
     private static final class Finished extends RuntimeException {
@@ -70,6 +93,9 @@ public final class BalancingTrial {
             super(null, null, false, false);
         }
     }
+
+    /** The row of what the server would run: {@link #autoState}'s models and {@link StrategyRegistry#defaultName}'s strategy. */
+    public static final String AUTO = "auto";
 
     private final InjectorObservations injector;
     private final BalancingSettings settings;
@@ -81,18 +107,42 @@ public final class BalancingTrial {
 
     public Outcome run(Scenario scenario, String group, String strategy, long seed)
             throws InvalidScenarioException, InterruptedException {
+        return run(scenario, group, strategy, seed, 1);
+    }
+
+    /**
+     * {@code runs} balancing runs in a row, as the invocation-period schedule makes them: each
+     * planned on the steady state the previous one left, applied, and measured.
+     */
+    public Outcome run(Scenario scenario, String group, String strategy, long seed, int runs)
+            throws InvalidScenarioException, InterruptedException {
+        return run(scenario, group, strategy, seed, runs, new SteadyStateRun.Samples());
+    }
+
+    /** As {@link #run(Scenario, String, String, long, int)}, sharing steady-state samples with the world's other runs. */
+    public Outcome run(Scenario scenario, String group, String strategy, long seed, int runs, SteadyStateRun.Samples samples)
+            throws InvalidScenarioException, InterruptedException {
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs must be ≥ 1, was " + runs);
+        }
         World world = World.build(BalancingWorlds.steady(scenario));
-        WorldRun run = WorldRun.create(world, WorldRun.Method.STEADY_STATE, seed);
-        Progress p = new Progress(world, strategy, seed);
+        WorldRun run = WorldRun.steadyState(world, seed, samples);
+        Map<String, Double> idle = idleLatencies(world);
+        Progress p = new Progress(world, strategy, seed, runs, idle);
         try {
-            run.run(MAX_HOURS, new VirtualClock(), p::window, p::afterWindow);
+            run.run(MAX_HOURS * runs, new VirtualClock(), p::window, p::afterWindow);
         } catch (Finished done) {
             // the trial measured what it needed
         }
-        Map<String, Double> idle = idleLatencies(world);
-        DatastoreLatencies after = latencies(p.after.size() == MEASURED_WINDOWS ? p.after : p.lastWindows(), idle);
-        return new Outcome(scenario.name(), group, strategy, latencies(p.before, idle), after, p.moves,
-                p.after.size() == MEASURED_WINDOWS, p.copyMs / 3_600_000, p.notes, p.plan);
+        if (p.runs.size() < runs) {
+            // the copies of the last run never finished: its "after" is what the last windows measured
+            p.runs.add(new Run(p.moves, p.movedBackThisRun, latencies(p.lastWindows(), idle), false));
+        }
+        Run last = p.runs.get(p.runs.size() - 1);
+        int moves = p.runs.stream().mapToInt(Run::moves).sum();
+        boolean settled = p.runs.stream().allMatch(Run::settled);
+        return new Outcome(scenario.name(), group, strategy, latencies(p.firstBefore, idle), last.after(), moves,
+                settled, p.copyMs / 3_600_000, p.notes, p.plan, null, List.copyOf(p.runs));
     }
 
     /** The trial's state machine, driven by the run's windows. */
@@ -100,23 +150,35 @@ public final class BalancingTrial {
         final World world;
         final String strategy;
         final long seed;
-        final List<List<DiskWindow>> before = new ArrayList<>();
-        final List<List<DiskWindow>> after = new ArrayList<>();
+        final int runCount;
+        final Map<String, Double> idle;
+        final List<Run> runs = new ArrayList<>();
+        /** Per disk, the datastores it has been on in this trial: a move back to one is oscillation. */
+        final Map<String, java.util.Set<String>> visited = new HashMap<>();
+        List<List<DiskWindow>> firstBefore;
+        List<List<DiskWindow>> before = new ArrayList<>();
+        List<List<DiskWindow>> after = new ArrayList<>();
         final List<List<DiskWindow>> recent = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         final List<String> plan = new ArrayList<>();
         List<List<Move>> waves = List.of();
         int nextWave;
         int moves;
+        int movedBackThisRun;
         boolean planned;
         boolean measuringAfter;
-        double copyStartMs = -1;
+        double runCopyStartMs;
         double copyMs;
 
-        Progress(World world, String strategy, long seed) {
+        Progress(World world, String strategy, long seed, int runCount, Map<String, Double> idle) {
             this.world = world;
             this.strategy = strategy;
             this.seed = seed;
+            this.runCount = runCount;
+            this.idle = idle;
+            for (VirtualDisk vd : world.disks()) {
+                visited.computeIfAbsent(vd.id(), k -> new java.util.HashSet<>()).add(vd.datastore());
+            }
         }
 
         void window(double startMs, List<DiskWindow> disks, List<DatastoreWindow> datastores) {
@@ -129,9 +191,24 @@ public final class BalancingTrial {
             } else if (measuringAfter) {
                 after.add(disks);
                 if (after.size() == MEASURED_WINDOWS) {
-                    throw new Finished();
+                    finishRun(after);
                 }
             }
+        }
+
+        /** Records the run just measured; the next run plans on what it measured, or the trial ends. */
+        void finishRun(List<List<DiskWindow>> measured) {
+            runs.add(new Run(moves, movedBackThisRun, latencies(measured, idle), true));
+            if (runs.size() == runCount) {
+                throw new Finished();
+            }
+            before = new ArrayList<>(measured);
+            after = new ArrayList<>();
+            planned = false;
+            measuringAfter = false;
+            nextWave = 0;
+            moves = 0;
+            movedBackThisRun = 0;
         }
 
         List<List<DiskWindow>> lastWindows() {
@@ -139,26 +216,38 @@ public final class BalancingTrial {
         }
 
         void afterWindow(World w, double nowMs, List<DiskWindow> disks, List<DatastoreWindow> datastores) {
-            if (!planned) {
+            while (!planned) {
                 if (before.size() < MEASURED_WINDOWS) {
                     return;
                 }
+                if (firstBefore == null) {
+                    firstBefore = List.copyOf(before);
+                }
                 planned = true;
-                MovePlan plan = StrategyRegistry.withBuiltInStrategies().create(strategy, seed)
-                        .plan(clusterState(world, before, strategy));
+                int runIndex = runs.size();
+                ClusterState state = strategy.equals(AUTO) ? autoState(world, before) : clusterState(world, before, strategy);
+                String name = strategy.equals(AUTO) ? StrategyRegistry.defaultName(state) : strategy;
+                // each run seeded anew, as the server seeds a run from its start time
+                MovePlan plan = StrategyRegistry.withBuiltInStrategies().create(name, seed + runIndex).plan(state);
                 moves = plan.moves().size();
+                String prefix = runCount > 1 ? "run " + (runIndex + 1) + ": " : "";
+                if (strategy.equals(AUTO)) {
+                    this.plan.add("note: " + prefix + "auto ran " + name + " on " + modelKinds(state));
+                }
                 for (Move m : plan.moves()) {
-                    this.plan.add(m.vmId() + " " + m.sourceDatastoreId() + "→" + m.destinationDatastoreId() + ": "
+                    this.plan.add(prefix + m.vmId() + " " + m.sourceDatastoreId() + "→" + m.destinationDatastoreId() + ": "
                             + m.explanation().summary());
                 }
-                plan.notes().forEach(n -> this.plan.add("note: " + n));
+                for (String n : plan.notes()) {
+                    this.plan.add("note: " + prefix + n);
+                }
                 waves = waves(plan.moves());
                 if (moves == 0) {
                     // Nothing moves: the steady state is the one measured (the steady-state run is deterministic).
-                    after.addAll(before);
-                    throw new Finished();
+                    finishRun(before);
+                    continue;
                 }
-                copyStartMs = nowMs;
+                runCopyStartMs = nowMs;
             }
             if (!measuringAfter && world.relocations().isEmpty()) {
                 if (nextWave < waves.size()) {
@@ -166,6 +255,10 @@ public final class BalancingTrial {
                         for (String disk : m.diskIds()) {
                             try {
                                 world.relocate(disk, m.destinationDatastoreId(), nowMs);
+                                if (!visited.computeIfAbsent(disk, k -> new java.util.HashSet<>())
+                                        .add(m.destinationDatastoreId())) {
+                                    movedBackThisRun++;
+                                }
                             } catch (IllegalArgumentException e) {
                                 notes.add("move " + m.sequence() + " not applied: " + e.getMessage());
                             }
@@ -178,7 +271,7 @@ public final class BalancingTrial {
                 if (nextWave >= waves.size()) {
                     // The copy that finished in this window still loaded it; measure from the next one.
                     measuringAfter = true;
-                    copyMs = nowMs - copyStartMs;
+                    copyMs += nowMs - runCopyStartMs;
                 }
             }
         }
@@ -212,7 +305,7 @@ public final class BalancingTrial {
      * rose from 15.4 to 16.2 ms).
      */
     static DatastoreLatencies latencies(List<List<DiskWindow>> windows, Map<String, Double> idleMs) {
-        Map<String, double[]> byDs = new LinkedHashMap<>(); // ios, latency × ios
+        Map<String, double[]> byDs = new LinkedHashMap<>(); // ios, latency × ios, p90 × ios
         double ios = 0;
         double weighted = 0;
         for (List<DiskWindow> window : windows) {
@@ -220,19 +313,23 @@ public final class BalancingTrial {
                 if (isCopy(d) || d.ios() == 0) {
                     continue;
                 }
-                double[] a = byDs.computeIfAbsent(d.datastore(), k -> new double[2]);
+                double[] a = byDs.computeIfAbsent(d.datastore(), k -> new double[3]);
                 a[0] += d.ios();
                 a[1] += d.ios() * d.meanLatencyMs();
+                a[2] += d.ios() * d.p90Ms();
                 ios += d.ios();
                 weighted += d.ios() * d.meanLatencyMs();
             }
         }
         Map<String, Double> out = new LinkedHashMap<>();
+        Map<String, Double> p90 = new LinkedHashMap<>();
         idleMs.forEach((ds, idle) -> {
             double[] a = byDs.get(ds);
             out.put(ds, a == null ? idle : a[1] / a[0]);
+            // the same IO-weighted p90 clusterState gives the strategies
+            p90.put(ds, a == null ? idle : a[2] / a[0]);
         });
-        return new DatastoreLatencies(out, ios == 0 ? 0 : weighted / ios);
+        return new DatastoreLatencies(out, p90, ios == 0 ? 0 : weighted / ios);
     }
 
     /**
@@ -248,8 +345,84 @@ public final class BalancingTrial {
         return out;
     }
 
-    /** The cluster as a real server would see it after the "before" windows. */
+    /** The cluster as a real server would see it after the "before" windows, every datastore with the strategy's model. */
     ClusterState clusterState(World world, List<List<DiskWindow>> windows, String strategy) {
+        return clusterState(world, windows, (device, datastore) -> model(device, strategy));
+    }
+
+    /**
+     * The cluster as a server set to {@code auto} would see it: each datastore with the model kind
+     * that predicts its held-out observations best — the datastore-wide totals of the windows
+     * (Σ O and the IO-weighted size, read share, randomness and latency of its disks, as the
+     * server's passive observations are), which no model was fitted to. The kinds are those B2
+     * calibrates: the LQ model from the injector's runs and Romano's from its calibration design.
+     * A datastore without IO has nothing to score a kind on and keeps the LQ model, as the server
+     * keeps Pesto's until a kind has been scored.
+     */
+    ClusterState autoState(World world, List<List<DiskWindow>> windows) {
+        Map<String, List<Observation>> heldOut = datastoreObservations(windows);
+        return clusterState(world, windows, (device, datastore) -> {
+            DatastoreModel best = model(device, LqSlopeModel.NAME);
+            double bestError = meanAbsoluteError(best, heldOut.getOrDefault(datastore, List.of()));
+            DatastoreModel romano = model(device, RomanoModel.NAME);
+            double romanoError = meanAbsoluteError(romano, heldOut.getOrDefault(datastore, List.of()));
+            if (romanoError < bestError || best == null) {
+                return romano;
+            }
+            return best;
+        });
+    }
+
+    /** Each datastore's totals per window (no copies): what the server stores as passive observations. */
+    static Map<String, List<Observation>> datastoreObservations(List<List<DiskWindow>> windows) {
+        Map<String, List<Observation>> out = new LinkedHashMap<>();
+        for (List<DiskWindow> window : windows) {
+            Map<String, double[]> byDs = new LinkedHashMap<>(); // Σ O, ios, Σ ios·(size, read, random, latency)
+            for (DiskWindow d : window) {
+                if (isCopy(d) || d.ios() == 0) {
+                    continue;
+                }
+                double[] a = byDs.computeIfAbsent(d.datastore(), k -> new double[6]);
+                a[0] += d.meanOutstanding();
+                a[1] += d.ios();
+                a[2] += d.ios() * d.meanIoSizeKB();
+                a[3] += d.ios() * d.readShare();
+                a[4] += d.ios() * d.randomness();
+                a[5] += d.ios() * d.meanLatencyMs();
+            }
+            byDs.forEach((ds, a) -> out.computeIfAbsent(ds, k -> new ArrayList<>()).add(new Observation(
+                    new Workload(a[0], Math.max(0.5, a[2] / a[1]), clamp(a[3] / a[1]), clamp(a[4] / a[1])), a[5] / a[1])));
+        }
+        return out;
+    }
+
+    /** A model's mean absolute error over the observations; +∞ without a model or without observations. */
+    private static double meanAbsoluteError(DatastoreModel model, List<Observation> observations) {
+        if (model == null || observations.isEmpty()) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double sum = 0;
+        for (Observation o : observations) {
+            double predicted = model.predict(o.workload()).latencyMs();
+            if (!Double.isFinite(predicted)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            sum += Math.abs(predicted - o.latencyMs());
+        }
+        return sum / observations.size();
+    }
+
+    /** Each datastore's model kind, "name kind" joined: what an auto row's note says it ran on. */
+    static String modelKinds(ClusterState state) {
+        List<String> out = new ArrayList<>();
+        for (DatastoreState d : state.datastores()) {
+            out.add(d.id() + " " + d.fittedModel().map(DatastoreModel::name).orElse("default"));
+        }
+        return String.join(", ", out);
+    }
+
+    private ClusterState clusterState(World world, List<List<DiskWindow>> windows,
+                                      java.util.function.BiFunction<DeviceUnderTest, String, DatastoreModel> modelOf) {
         Map<String, List<DiskWindow>> perDisk = new HashMap<>();
         for (List<DiskWindow> window : windows) {
             for (DiskWindow d : window) {
@@ -305,7 +478,7 @@ public final class BalancingTrial {
             }
             DeviceUnderTest device = new DeviceUnderTest(ds.name(), ds.profile(), ds.capacityBytes());
             datastores.add(DatastoreState.of(ds.name(), ds.capacityBytes() / (double) (1L << 30),
-                    usedGb.getOrDefault(ds.name(), 0.0), model(device, strategy), observed));
+                    usedGb.getOrDefault(ds.name(), 0.0), modelOf.apply(device, ds.name()), observed));
         }
         List<HostState> hosts = new ArrayList<>();
         for (HostSpec h : world.scenario().hosts()) {
@@ -384,7 +557,7 @@ public final class BalancingTrial {
     DatastoreModel model(DeviceUnderTest device, String strategy) {
         DatastoreModel model;
         List<Observation> obs;
-        if (strategy.equals("romano")) {
+        if (strategy.equals(RomanoModel.NAME) || strategy.equals("per-io") && "romano".equals(System.getProperty("diag.model"))) {
             model = new RomanoModel();
             obs = injector.of(device, "romano-balancing", CalibrationDesign.romanoBalancingCalibration());
         } else {

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** B2 on three worlds: the table is produced and its counts add up (not the benchmark's goals). */
@@ -28,7 +29,7 @@ class BalancingQualityBenchmarkTest {
                 new BalancingQualityBenchmark.GroupedWorld("pesto-like", BalancingWorlds.pestoLike(11)),
                 new BalancingQualityBenchmark.GroupedWorld("romano-like", BalancingWorlds.romanoLike(12, romano)),
                 new BalancingQualityBenchmark.GroupedWorld("romano-like", BalancingWorlds.romanoLike(13, romano)));
-        List<String> strategies = List.of("basil", "pesto", "romano");
+        List<String> strategies = List.of("basil", "pesto", "romano", BalancingTrial.AUTO, "space-only", "latency-greedy");
         ExecutorService executor = Executors.newFixedThreadPool(2);
         BalancingQualityBenchmark.Result r;
         try {
@@ -37,30 +38,42 @@ class BalancingQualityBenchmarkTest {
         } finally {
             executor.shutdownNow();
         }
-        assertEquals(9 + 2 + 6, r.outcomes().size(),
-                "each strategy on each world, the measured reference and the three exhaustive rows on the Romano-like ones");
-        assertEquals(6 + 1 + 3, r.rows().size(), "one row per group and strategy, and the references'");
+        assertEquals(18 + 2 + 8, r.outcomes().size(),
+                "each strategy on each world, the measured reference and the four exhaustive rows on the Romano-like ones");
+        assertEquals(12 + 1 + 4, r.rows().size(), "one row per group and strategy, and the references'");
         Set<String> seen = new HashSet<>();
         for (BalancingQualityBenchmark.Row row : r.rows()) {
             seen.add(row.strategy());
             int inGroup = row.group().equals("pesto-like") ? 1 : 2;
             assertEquals(inGroup, row.worlds() + row.unsettled(), row.toString());
             assertTrue(row.worseOver10() <= row.worseAny() && row.worseAny() <= row.worlds(), row.toString());
+            assertTrue(row.worse() <= row.worlds(), row.toString());
+            // a captured share only where the group has the measured reference, which captures all of its own gain
+            if (!row.group().equals("romano-like")) {
+                assertTrue(Double.isNaN(row.captured()), row.toString());
+            } else if (row.strategy().equals(MeasuredGreedyReference.NAME) && !Double.isNaN(row.captured())) {
+                assertEquals(1.0, row.captured(), 1e-9, row.toString());
+            }
             assertTrue(row.worsePerIo() <= row.worlds(), row.toString());
             assertTrue(row.movesMean() >= 0 && row.movesMean() <= row.movesMax(), row.toString());
             assertTrue(row.worseAnyShare() >= 0 && row.worseAnyShare() <= 1);
         }
-        assertEquals(Set.copyOf(List.of("basil", "pesto", "romano", MeasuredGreedyReference.NAME,
+        Set<String> expected = new HashSet<>(strategies);
+        expected.addAll(List.of(MeasuredGreedyReference.NAME, MeasuredExhaustiveReference.BEST_PER_IO,
                 MeasuredExhaustiveReference.BEST_MEAN, MeasuredExhaustiveReference.BEST_MAX,
-                MeasuredExhaustiveReference.BEST_VARIANCE)), seen);
+                MeasuredExhaustiveReference.BEST_VARIANCE));
+        assertEquals(expected, seen);
         for (BalancingTrial.Outcome greedy : r.outcomes()) {
             if (greedy.strategy().equals(MeasuredGreedyReference.NAME)) {
                 // With one move the exhaustive search measures the greedy reference's candidates too: the
-                // same best mean, and nothing better by max or variance is missed.
+                // same best per-IO latency under the same guard, and nothing better by mean, max or variance is missed.
                 for (BalancingTrial.Outcome o : r.outcomes()) {
                     if (o.world().equals(greedy.world())) {
                         switch (o.strategy()) {
-                            case MeasuredExhaustiveReference.BEST_MEAN -> assertEquals(greedy.after().mean(), o.after().mean(), 1e-9);
+                            case MeasuredExhaustiveReference.BEST_PER_IO ->
+                                    assertEquals(greedy.after().perIoMeanMs(), o.after().perIoMeanMs(), 1e-9);
+                            case MeasuredExhaustiveReference.BEST_MEAN -> assertTrue(o.after().mean() <= greedy.after().mean() + 1e-9
+                                    && o.after().mean() <= o.before().mean() + 1e-9, o.toString());
                             case MeasuredExhaustiveReference.BEST_MAX -> assertTrue(o.after().max() <= greedy.after().max() + 1e-9
                                     && o.after().max() <= o.before().max() + 1e-9, o.toString());
                             case MeasuredExhaustiveReference.BEST_VARIANCE -> assertTrue(
@@ -79,7 +92,8 @@ class BalancingQualityBenchmarkTest {
             }
             if (o.strategy().equals(MeasuredGreedyReference.NAME)) {
                 assertTrue(o.group().equals("romano-like") && o.moves() <= 1, o.toString());
-                assertTrue(o.after().mean() <= o.before().mean(), "the reference moves only to lower the mean: " + o);
+                assertTrue(o.after().perIoMeanMs() <= o.before().perIoMeanMs(), "the reference moves only to lower per-IO latency: " + o);
+                assertFalse(DatastoreLatencies.worse(o.before(), o.after()), "the reference never makes a world worse: " + o);
             }
             assertEquals(o.moves(), o.plan().stream().filter(m -> !m.startsWith("note: ")).count(),
                     "the plan lists each move: " + o.plan());

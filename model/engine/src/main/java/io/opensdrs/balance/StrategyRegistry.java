@@ -1,6 +1,9 @@
 package io.opensdrs.balance;
 
+import io.opensdrs.balance.baseline.LatencyGreedy;
+import io.opensdrs.balance.baseline.SpaceOnly;
 import io.opensdrs.balance.basil.NormalizedLoadGreedy;
+import io.opensdrs.balance.perio.PerIoLatencyGreedy;
 import io.opensdrs.balance.pesto.LatencyEqualization;
 import io.opensdrs.balance.romano.MeritAnnealing;
 
@@ -17,7 +20,8 @@ import java.util.function.LongFunction;
  * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}. A
  * Romano model fitted to the injector's random reads alone has no measured R or X term, and
  * Romano's strategy trusts its predictions for write and sequential mixes too far: in the loop
- * it recommended 0 or 1 moves from run to run.
+ * it recommended 0 or 1 moves from run to run. {@code per-io} and the baselines
+ * {@code space-only} and {@code latency-greedy} run only when a cluster's settings name them.
  */
 public final class StrategyRegistry {
 
@@ -28,6 +32,10 @@ public final class StrategyRegistry {
         r.register(NormalizedLoadGreedy.NAME, seed -> new NormalizedLoadGreedy());
         r.register(LatencyEqualization.NAME, seed -> new LatencyEqualization());
         r.register(MeritAnnealing.NAME, MeritAnnealing::new);
+        r.register(PerIoLatencyGreedy.NAME, seed -> new PerIoLatencyGreedy());
+        // baselines of what users run instead, never chosen by default
+        r.register(SpaceOnly.NAME, seed -> new SpaceOnly());
+        r.register(LatencyGreedy.NAME, seed -> new LatencyGreedy());
         return r;
     }
 

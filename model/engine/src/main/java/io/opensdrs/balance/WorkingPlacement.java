@@ -66,11 +66,17 @@ public final class WorkingPlacement {
     final double[] homeGb;
     final int[] homeDatastore;
     final DatastoreLoad[] loads;
-    /** Per datastore, over its disks seen doing IO: Σ O and Σ observed IOPS (Little's law, {@link #ioWeightedLatency}). */
-    final double[] ioOio;
-    final double[] ioIops;
-    /** Per datastore: no disk has been moved onto it in this run, so its disks' mix is the observed one. */
-    final boolean[] mixObserved;
+    /**
+     * The IO rates of the disks as the run predicts them ({@link #ioRate}): per disk a rate in units
+     * of its datastore's {@code rateScale}, so that a change of a datastore's latency rescales all
+     * of its disks at once; per datastore Σ rate (IOPS) and Σ O of its disks that do IO.
+     */
+    final double[] diskRate;
+    final double[] rateScale;
+    final double[] datastoreRate;
+    final double[] datastoreRateOio;
+    /** Per datastore: its IO-weighted latency when the run began ({@link #ioP90}). */
+    final double[] initialIoLatency;
 
     public WorkingPlacement(ClusterState state) {
         this(state, false);
@@ -219,20 +225,27 @@ public final class WorkingPlacement {
             loads[j] = DatastoreLoad.of(models[j], diskWorkload, members[j]);
             initialLatency[j] = loads[j].current().latencyMs();
         }
-        ioOio = new double[datastoreCount];
-        ioIops = new double[datastoreCount];
-        mixObserved = new boolean[datastoreCount];
-        Arrays.fill(mixObserved, true);
+        diskRate = new double[diskCount];
+        rateScale = new double[datastoreCount];
+        datastoreRate = new double[datastoreCount];
+        datastoreRateOio = new double[datastoreCount];
+        Arrays.fill(rateScale, 1);
         for (int i = 0; i < diskCount; i++) {
-            if (seenDoingIo(i)) {
-                ioOio[diskDatastore[i]] += diskWorkload[i].outstandingIos();
-                ioIops[diskDatastore[i]] += diskIops[i];
+            int j = diskDatastore[i];
+            double o = diskWorkload[i].outstandingIos();
+            double modelMs = initialLatency[j];
+            // observed where the disk was seen doing IO; else what its model's latency gives its O (Little's law)
+            double rate = diskIops[i] > 0 ? diskIops[i] : o > 0 && modelMs > 0 ? 1000 * o / modelMs : 0;
+            if (o > 0 && rate > 0) {
+                diskRate[i] = rate;
+                datastoreRate[j] += rate;
+                datastoreRateOio[j] += o;
             }
         }
-    }
-
-    private boolean seenDoingIo(int disk) {
-        return diskIops[disk] > 0 && diskWorkload[disk].outstandingIos() > 0;
+        initialIoLatency = new double[datastoreCount];
+        for (int j = 0; j < datastoreCount; j++) {
+            initialIoLatency[j] = ioWeightedLatency(j);
+        }
     }
 
     private int[][] invert(int vmCount, int[][] rules, boolean byDisk) {
@@ -290,9 +303,11 @@ public final class WorkingPlacement {
         usedGb = o.usedGb.clone();
         homeGb = o.homeGb;
         homeDatastore = o.homeDatastore.clone();
-        ioOio = o.ioOio.clone();
-        ioIops = o.ioIops.clone();
-        mixObserved = o.mixObserved.clone();
+        diskRate = o.diskRate.clone();
+        rateScale = o.rateScale.clone();
+        datastoreRate = o.datastoreRate.clone();
+        datastoreRateOio = o.datastoreRateOio.clone();
+        initialIoLatency = o.initialIoLatency;
         loads = new DatastoreLoad[o.loads.length];
         for (int j = 0; j < loads.length; j++) {
             loads[j] = o.loads[j].copy();
@@ -500,63 +515,119 @@ public final class WorkingPlacement {
     }
 
     /**
-     * Datastore j's latency as its IOs see it — what a datastore's latency statistics, and
-     * SDRS's p90, are made of: the mean over its disks weighted by their IOs, which by Little's
-     * law is Σ O / Σ IOPS of their observed statistics (in ms), scaled by the change its model
-     * predicts since the run began (disks the run moved away). NaN when none of its disks was
-     * seen doing IO, or when the run has moved disks onto it (their IOPS were observed elsewhere).
+     * Datastore j's IO rate (IOPS) as the run predicts it: its disks' observed rates, each changed
+     * since the run began as its datastore's model latency changed (the workloads are closed loops
+     * of fixed outstanding IOs, so a disk's rate is O / L by Little's law, and its latency follows
+     * the datastore's). A disk moved in this run carries its rate from the datastore it left
+     * ({@link #rateAfter}).
      */
-    public double ioWeightedLatency(int j) {
-        double observed = observedMix(j);
-        return observed * sinceRunBegan(j);
+    public double ioRate(int j) {
+        return datastoreRate[j];
     }
 
     /**
-     * Datastore j's IO-weighted latency after {@code leaving} leave it and {@code arriving} come
-     * from datastore {@code from}, when its model predicts that its latency scales by
-     * {@code modelRatio}. Every disk's latency scales with the datastore's (Pesto §5.4.1 projects
-     * from the current latency and the change the model predicts); an arriving disk keeps its
-     * latency relative to the datastore it comes from — its IO size and pattern made it faster or
-     * slower than its neighbours there and will here. Which disks remain changes the mix: moving
-     * a busy 64 KiB sequential reader off a datastore leaves a slow write log whose few IOs are
-     * then all its IOs. NaN when no disk seen doing IO would remain, or when either datastore's
-     * mix is not observed ({@link #ioWeightedLatency}).
+     * Datastore j's latency as its IOs see it — what its latency statistics, and SDRS's p90, are
+     * made of: Σ O / Σ IOPS of its disks (Little's law), in ms. Its model's latency when none of
+     * its disks does IO.
      */
-    public double ioWeightedLatencyAfter(int j, int[] leaving, int[] arriving, int from, double modelRatio) {
-        double before = observedMix(j);
-        if (!(before > 0)) {
-            return Double.NaN;
-        }
-        double oio = ioOio[j];
-        double iops = ioIops[j];
-        for (int i : leaving == null ? new int[0] : leaving) {
-            if (seenDoingIo(i) && diskDatastore[i] == j) {
-                oio -= diskWorkload[i].outstandingIos();
-                iops -= diskIops[i];
-            }
-        }
-        double fromMix = arriving == null ? Double.NaN : observedMix(from);
-        for (int i : arriving == null ? new int[0] : arriving) {
-            if (seenDoingIo(i) && diskDatastore[i] != j) {
-                if (!(fromMix > 0)) {
-                    return Double.NaN;
-                }
-                oio += diskWorkload[i].outstandingIos();
-                // Its latency O/T becomes (O/T)·(before/from): its throughput scales by from/before.
-                iops += diskIops[i] * fromMix / before;
-            }
-        }
-        return iops > 1e-12 && oio > 0 ? modelRatio * sinceRunBegan(j) * 1000 * oio / iops : Double.NaN;
+    public double ioWeightedLatency(int j) {
+        return datastoreRate[j] > 0 && datastoreRateOio[j] > 0 ? 1000 * datastoreRateOio[j] / datastoreRate[j] : latency(j);
     }
 
-    /** Σ O / Σ IOPS of datastore j's disks as observed (ms); NaN when unknown. */
-    private double observedMix(int j) {
-        return mixObserved[j] && ioIops[j] > 0 && ioOio[j] > 0 ? 1000 * ioOio[j] / ioIops[j] : Double.NaN;
+    /** Σ O of datastore j's disks that do IO. */
+    public double ioOutstanding(int j) {
+        return datastoreRateOio[j];
     }
 
-    /** Datastore j's model latency now over what it was when the run began. */
-    private double sinceRunBegan(int j) {
-        return initialLatency[j] > 0 ? latency(j) / initialLatency[j] : 1;
+    /**
+     * Datastore j's p90 as its IOs would report it now: the observed p90 changed in proportion to
+     * its IO-weighted latency since the run began (its IOs' latencies scale together, and a changed
+     * mix of disks changes which IOs it averages); without observed percentiles, its IO-weighted
+     * latency.
+     */
+    public double ioP90(int j) {
+        double now = ioWeightedLatency(j);
+        double[] obs = observedPercentiles[j];
+        if (obs == null || !(initialIoLatency[j] > 0)) {
+            return now;
+        }
+        return obs[2] * now / initialIoLatency[j];
+    }
+
+    /** The worst datastore's {@link #ioP90} now. */
+    public double worstIoP90() {
+        double worst = 0;
+        for (int j = 0; j < datastoreCount; j++) {
+            worst = Math.max(worst, ioP90(j));
+        }
+        return worst;
+    }
+
+    /** The cluster's per-IO latency as the run predicts it (ms): Σ O / Σ IOPS over every disk that does IO. */
+    public double perIoLatency() {
+        double oio = 0;
+        double rate = 0;
+        for (int j = 0; j < datastoreCount; j++) {
+            oio += datastoreRateOio[j];
+            rate += datastoreRate[j];
+        }
+        return rate > 0 ? 1000 * oio / rate : 0;
+    }
+
+    /** The cluster's IO rate as the run predicts it (IOPS). */
+    public double ioRate() {
+        double rate = 0;
+        for (int j = 0; j < datastoreCount; j++) {
+            rate += datastoreRate[j];
+        }
+        return rate;
+    }
+
+    /** Disk i's IO rate as the run predicts it (IOPS; 0 for a disk without IO). */
+    public double diskIoRate(int i) {
+        return diskRate[i] * rateScale[diskDatastore[i]];
+    }
+
+    /**
+     * The two datastores' IO rates (IOPS) if {@code disks} moved from {@code source} to
+     * {@code destination}, their model latencies becoming {@code sourceAfterMs} and
+     * {@code destinationAfterMs}: {source, destination}. The workloads are closed loops, so Σ O is
+     * fixed and the cluster's per-IO latency Σ O / Σ IOPS falls exactly when the rate rises — what
+     * the VMs feel, where the mean of the datastores' latencies can fall while most IOs slow down.
+     * Each remaining disk's latency scales with its datastore's model latency; a moving disk keeps
+     * its latency relative to its datastore's IO-weighted latency (its size and pattern made it
+     * faster or slower than its neighbours there and will on the destination), the destination's
+     * being its model's when it carries no IO.
+     */
+    public double[] rateAfter(int[] disks, int source, int destination, double sourceAfterMs, double destinationAfterMs) {
+        double moving = 0;
+        double movingOio = 0;
+        for (int i : disks) {
+            if (diskDatastore[i] == source) {
+                moving += diskIoRate(i);
+                movingOio += diskWorkload[i].outstandingIos();
+            }
+        }
+        double sourceNow = latency(source);
+        double destinationNow = latency(destination);
+        double remaining = Math.max(0, datastoreRate[source] - moving);
+        double sourceRate = remaining <= 1e-12 * Math.max(1, datastoreRate[source]) ? 0
+                : remaining * ratio(sourceNow, sourceAfterMs);
+        double destinationRate = datastoreRate[destination] * ratio(destinationNow, destinationAfterMs);
+        if (moving > 0) {
+            // its latency O/rate, relative to its source's IO-weighted latency, carried to the destination's
+            double relative = 1000 * movingOio / moving / ioWeightedLatency(source);
+            double there = datastoreRate[destination] > 0
+                    ? ioWeightedLatency(destination) * (destinationAfterMs / destinationNow)
+                    : destinationAfterMs;
+            destinationRate += there > 0 && Double.isFinite(there) ? 1000 * movingOio / (relative * there) : moving;
+        }
+        return new double[] {sourceRate, destinationRate};
+    }
+
+    /** How a rate scales when the model latency goes from {@code now} to {@code after}: now / after. */
+    private static double ratio(double now, double after) {
+        return now > 0 && after > 0 && Double.isFinite(now / after) ? now / after : 1;
     }
 
     public boolean hasObservedPercentiles(int j) {
@@ -666,19 +737,18 @@ public final class WorkingPlacement {
                 bySource.computeIfAbsent(s, x -> new ArrayList<>()).add(i);
             }
         }
-        List<Integer> arriving = new ArrayList<>();
         for (Map.Entry<Integer, List<Integer>> e : bySource.entrySet()) {
+            int src = e.getKey();
             int[] leaving = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-            loads[e.getKey()].apply(null, leaving);
+            double sourceAfter = loads[src].predictWith(null, leaving, null).latencyMs();
+            double destinationAfter = loads[destination].predictWith(leaving, null, null).latencyMs();
+            moveRates(leaving, src, destination, sourceAfter, destinationAfter);
+            loads[src].apply(null, leaving);
+            loads[destination].apply(leaving, null);
             for (int i : leaving) {
-                usedGb[e.getKey()] -= diskSizeGb[i];
+                usedGb[src] -= diskSizeGb[i];
                 usedGb[destination] += diskSizeGb[i];
-                if (seenDoingIo(i)) {
-                    ioOio[e.getKey()] -= diskWorkload[i].outstandingIos();
-                    ioIops[e.getKey()] -= diskIops[i];
-                }
                 diskDatastore[i] = destination;
-                arriving.add(i);
             }
         }
         int v = disks.length == 0 ? -1 : diskVm[disks[0]];
@@ -689,10 +759,42 @@ public final class WorkingPlacement {
             usedGb[destination] += homeGb[v];
             homeDatastore[v] = destination;
         }
-        loads[destination].apply(arriving.stream().mapToInt(Integer::intValue).toArray(), null);
-        // The arriving disks' IOPS were observed elsewhere: the destination's mix is no longer known.
-        if (!arriving.isEmpty()) {
-            mixObserved[destination] = false;
+    }
+
+    /** The IO rates after {@code leaving} (all on {@code src}) move to {@code dst}, as {@link #rateAfter} predicts them. */
+    private void moveRates(int[] leaving, int src, int dst, double sourceAfterMs, double destinationAfterMs) {
+        double[] after = rateAfter(leaving, src, dst, sourceAfterMs, destinationAfterMs);
+        double moving = 0;
+        double movingOio = 0;
+        double[] rates = new double[leaving.length];
+        for (int k = 0; k < leaving.length; k++) {
+            int i = leaving[k];
+            rates[k] = diskIoRate(i);
+            if (diskRate[i] > 0) {
+                moving += rates[k];
+                movingOio += diskWorkload[i].outstandingIos();
+            }
+        }
+        double remaining = datastoreRate[src] - moving;
+        if (remaining > 1e-12 * Math.max(1, datastoreRate[src]) && after[0] > 0) {
+            rateScale[src] *= after[0] / remaining;
+            datastoreRate[src] = after[0];
+        } else {
+            datastoreRate[src] = 0;
+        }
+        datastoreRateOio[src] = Math.max(0, datastoreRateOio[src] - movingOio);
+        double resident = datastoreRate[dst] * ratio(latency(dst), destinationAfterMs);
+        rateScale[dst] *= ratio(latency(dst), destinationAfterMs);
+        double arriving = Math.max(0, after[1] - resident);
+        datastoreRate[dst] = resident;
+        for (int k = 0; k < leaving.length; k++) {
+            int i = leaving[k];
+            if (diskRate[i] > 0) {
+                double rate = moving > 0 ? rates[k] / moving * arriving : 0;
+                diskRate[i] = rate / rateScale[dst];
+                datastoreRate[dst] += rate;
+                datastoreRateOio[dst] += diskWorkload[i].outstandingIos();
+            }
         }
     }
 

@@ -9,17 +9,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AutomationTest {
 
     static Clusters overloaded() {
+        return overloaded(10);
+    }
+
+    /** Three busy VMs on A, each of {@code sizeGb}: at 600 GB, A is also over SDRS's 80 % space threshold. */
+    static Clusters overloaded(double sizeGb) {
         return Clusters.cluster()
                 .datastore("A", 2000, LqSlopeModel.of(1, 2), null)
                 .datastore("B", 2000, LqSlopeModel.of(1, 2), null)
-                .vm("vm1", "A", 10, 10)
-                .vm("vm2", "A", 10, 10)
-                .vm("vm3", "A", 10, 10);
+                .vm("vm1", "A", sizeGb, 10)
+                .vm("vm2", "A", sizeGb, 10)
+                .vm("vm3", "A", sizeGb, 10);
     }
 
     @Test
     void manualClusterPlansAreRecommendationsOnlyForEveryStrategy() {
-        ClusterState state = overloaded().build();
+        // over on IO and on space, so that every strategy, the space-only baseline too, has a move to recommend
+        ClusterState state = overloaded(600).build();
         assertThat(state.settings().clusterAutomation()).isEqualTo(AutomationLevel.MANUAL);
         StrategyRegistry registry = StrategyRegistry.withBuiltInStrategies();
         for (String name : registry.names()) {

@@ -32,7 +32,7 @@ public record SettingsRequest(
         String spaceAutomationLevel,
         @Pattern(regexp = "manual|automated|inherit", message = "must be manual, automated or inherit (the cluster's level)")
         String ioAutomationLevel,
-        @Pattern(regexp = "auto|basil|pesto|romano", message = "must be auto, basil, pesto or romano") String strategy,
+        @Pattern(regexp = "auto|per-io|basil|pesto|romano|latency-greedy|space-only", message = "must be auto, per-io, basil, pesto, romano, latency-greedy or space-only") String strategy,
         @Pattern(regexp = "utilization|freeSpace", message = "must be utilization or freeSpace") String spaceThresholdMode,
         @Min(1) @Max(1_000_000) Integer freeSpaceThresholdGb,
         @Valid @Size(max = 10_000) java.util.List<VmOverrideEntry> vmOverrides,

@@ -58,7 +58,22 @@ public final class SteadyStateRun extends WorldRun {
     /** The longest warm-up, ms (a cache filling more slowly than 1 % in 5 s counts as settled). */
     static final double MAX_WARMUP_MS = 600_000;
 
-    private final Map<String, List<DiskWindow>> samples = new HashMap<>();
+    /**
+     * Samples that runs of one world share: a sample is a function of the datastore's device, name
+     * (its device's seed), the run's seed and the streams on it, all in its key, so a shared sample
+     * is the one the run would have simulated. Thread-safe; two runs may simulate the same sample at
+     * once, and either result is the same.
+     */
+    public static final class Samples {
+        private final Map<String, List<DiskWindow>> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+
+        /** How many distinct samples are held. */
+        public int size() {
+            return byKey.size();
+        }
+    }
+
+    private final Samples samples;
     private int samplesTaken;
 
     /** One closed-loop stream on a datastore for sampling. */
@@ -66,7 +81,12 @@ public final class SteadyStateRun extends WorldRun {
     }
 
     SteadyStateRun(World world, long seed) {
+        this(world, seed, new Samples());
+    }
+
+    SteadyStateRun(World world, long seed, Samples samples) {
         super(world, seed);
+        this.samples = samples;
     }
 
     /** How many IO-level samples the run has simulated (the rest were reused). */
@@ -98,11 +118,17 @@ public final class SteadyStateRun extends WorldRun {
             if (streams.isEmpty()) {
                 continue;
             }
-            StringBuilder key = new StringBuilder(ds.profile().toString()).append('|').append(ds.thin());
+            StringBuilder key = new StringBuilder(ds.profile().toString()).append('|').append(ds.thin()).append('|')
+                    .append(ds.name()).append('|').append(ds.capacityBytes()).append('|').append(seed);
             for (Stream s : streams) {
-                key.append('|').append(s.sizeBytes()).append('@').append(s.base()).append(':').append(s.spec());
+                key.append('|').append(s.id()).append('=').append(s.sizeBytes()).append('@').append(s.base()).append(':')
+                        .append(s.spec());
             }
-            List<DiskWindow> sample = samples.computeIfAbsent(key.toString(), k -> sample(ds, streams));
+            List<DiskWindow> sample = samples.byKey.get(key.toString());
+            if (sample == null) {
+                sample = sample(ds, streams);
+                samples.byKey.put(key.toString(), sample);
+            }
             for (int i = 0; i < streams.size(); i++) {
                 DiskWindow w = sample.get(i);
                 double scale = seconds / Math.max(1e-9, w.seconds());

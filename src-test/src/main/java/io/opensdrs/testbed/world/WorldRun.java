@@ -49,6 +49,15 @@ public abstract class WorldRun {
         return method == Method.IO_LEVEL ? new IoLevelRun(world, seed) : new SteadyStateRun(world, seed);
     }
 
+    /**
+     * A steady-state run that shares its datastores' samples with every other run given the same
+     * {@code samples}: a datastore with the same device, seed and streams is not simulated again
+     * (benchmarks that measure many placements of one world change two datastores at a time).
+     */
+    public static WorldRun steadyState(World world, long seed, SteadyStateRun.Samples samples) {
+        return new SteadyStateRun(world, seed, samples);
+    }
+
     public World world() {
         return world;
     }

@@ -25,10 +25,10 @@ class BalancingIT {
         assertThat(outcome.moves()).as("storage vMotions").isNotEmpty();
         double before = MeasuredLatency.worstP90(outcome.before());
         double after = MeasuredLatency.worstP90(outcome.after());
-        // a guard against regressions, below the 31 % of the agent-path demo that issue 39 asks for: on
-        // vCenter's 20-s statistics, silver's one Pesto move does not reach it in every run (src-test README)
+        // issue 39: at least the 31 % the agent-path demo reached. Silver needs its second move for it, which
+        // the pair guard allows only when judged per IO (CostBenefit#raisesPerIoLatency)
         assertThat(1 - after / before).as("the worst datastore's p90 improved: %.1f ms before, %.1f ms after", before, after)
-                .isGreaterThanOrEqualTo(0.25);
+                .isGreaterThanOrEqualTo(0.31);
         assertThat(outcome.improved()).isTrue();
     }
 }

@@ -124,61 +124,28 @@ public final class CostBenefit {
     }
 
     /**
-     * Beyond the seeds: whether a move onto a datastore that carries load is predicted to raise
-     * the destination's latency more than it lowers the source's (1 µs tolerance) — the disks
-     * already there would lose more than the source's remaining disks gain. Eq. 11 counts the
-     * moved disk's own gain, so it pays for a move that speeds up that one disk and slows down
-     * the datastores' mean. An empty
-     * destination has no disks to lose: there Eq. 11 alone decides, so a datastore just added
-     * still receives load.
-     *
-     * <p>The pair is judged two ways, and either refuses: by the models' latencies, and by the
-     * IO-weighted latencies a datastore's statistics report, which the models' change implies
-     * for the disks' observed mix ({@link WorkingPlacement#ioWeightedLatencyAfter}). The mix
-     * matters because a datastore's latency is its IOs' latency: moving a busy 64 KiB
-     * sequential reader off a datastore leaves a write log whose few slow IOs are then all of
-     * its IOs, which the LQ line, blind to IO pattern, calls an improvement; and a fast disk
-     * arriving lowers a datastore's IO-weighted mean without making any IO there faster. Each side is
-     * judged by what is known of it: by its mix where its disks' IO was observed, else (or on a
-     * datastore this run has already moved disks onto) by its model's change; a source left
-     * without IO counts at its model's latency for what remains.
+     * Beyond the seeds: whether the move is predicted to raise the latency the VMs' IOs see. The
+     * workloads are closed loops of fixed outstanding IOs, so Σ O is the same wherever the disks
+     * are, and the cluster's per-IO latency Σ O / Σ IOPS (Little's law) rises exactly when the
+     * pair's IO rate falls ({@link WorkingPlacement#rateAfter}: each disk's observed rate, changed
+     * as its datastore's model latency changes). The unweighted sum of the two datastores' latencies
+     * is not that: between two devices of similar LQ slope the source falls by about what the
+     * destination rises, so once the destination carries load every further move reads as a wash
+     * or a loss, however hot the source; and a fast disk arriving lowers a datastore's IO-weighted
+     * mean without making any IO faster, while a busy fast disk leaving one raises it.
      */
-    public boolean raisesPairLatency(MovableUnit unit, int source, int destination, Result r) {
-        if (!(p.load(destination).outstandingIos() > 0)) {
-            return false;
-        }
-        double srcModelBefore = r.source().latencyBeforeMs().value();
-        double srcModelAfter = r.source().latencyAfterMs().value();
-        double dstModelBefore = r.destination().latencyBeforeMs().value();
-        double dstModelAfter = r.destination().latencyAfterMs().value();
-        if (srcModelAfter - srcModelBefore + dstModelAfter - dstModelBefore > 1e-3) {
-            return true;
-        }
-        if (!(srcModelBefore > 0 && dstModelBefore > 0)) {
-            return false;
-        }
-        double srcBefore = p.ioWeightedLatency(source);
-        double dstBefore = p.ioWeightedLatency(destination);
-        double srcChange = srcModelAfter - srcModelBefore;
-        if (srcBefore > 0) {
-            double srcAfter = p.ioWeightedLatencyAfter(source, unit.disks(), null, source, srcModelAfter / srcModelBefore);
-            srcChange = (Double.isFinite(srcAfter) ? srcAfter : srcModelAfter) - srcBefore;
-        }
-        double dstChange = dstModelAfter - dstModelBefore;
-        if (dstBefore > 0) {
-            double dstAfter = p.ioWeightedLatencyAfter(destination, null, unit.disks(), source, dstModelAfter / dstModelBefore);
-            if (Double.isFinite(dstAfter)) {
-                dstChange = dstAfter - dstBefore;
-            }
-        }
-        return srcChange + dstChange > 1e-3;
+    public boolean raisesPerIoLatency(MovableUnit unit, int source, int destination, Result r) {
+        double before = p.ioRate(source) + p.ioRate(destination);
+        double[] after = p.rateAfter(unit.disks(), source, destination, r.source().latencyAfterMs().value(),
+                r.destination().latencyAfterMs().value());
+        return !(after[0] + after[1] > before * (1 + 1e-9));
     }
 
     /**
      * Copy duration: size over the lower of the copy's IOPS at source and destination, each
      * Q_mig / L (Little's law) with L the latency predicted there with the copy's IOs added.
      */
-    double migrationSeconds(double sizeGb, Prediction sourceWithCopy, Prediction destinationWithCopy) {
+    public double migrationSeconds(double sizeGb, Prediction sourceWithCopy, Prediction destinationWithCopy) {
         double q = settings.migrationOutstandingIos();
         double iops = 1000 * Math.min(q / sourceWithCopy.latencyMs(), q / destinationWithCopy.latencyMs());
         if (!(iops > 0) || Double.isInfinite(iops)) {
@@ -188,7 +155,8 @@ public final class CostBenefit {
         return sizeGb * 1024 * 1024 / settings.migrationIoSizeKb() / iops;
     }
 
-    private Prediction copyLoad(int j, boolean read) {
+    /** Datastore j's prediction with the copy's IOs added: reading (the source's side) or writing (the destination's). */
+    public Prediction copyLoad(int j, boolean read) {
         long v = p.load(j).version();
         if (read) {
             if (withCopyRead[j] == null || readVersion[j] != v) {
@@ -239,7 +207,7 @@ public final class CostBenefit {
      * adds IOs, so the increase's lower bound is never below zero (a level interval reaching below
      * the current latency would otherwise show the copy as speeding the datastore up).
      */
-    static Estimate increase(Prediction with, Prediction before, double currentPercentile) {
+    public static Estimate increase(Prediction with, Prediction before, double currentPercentile) {
         double base = before.latencyMs();
         double r = changeError(with, before);
         Estimate e;

@@ -25,10 +25,9 @@ import java.util.Locale;
  *       than the destination's — read as "lower at any of p50, p70, p90", so that a move
  *       must not make any percentile of the pair worse by design.</li>
  *   <li>{@link CostBenefit} (Eqs. 10–11, on interval bounds): the move must pay.</li>
- *   <li>Beyond the seeds: onto a datastore that carries load, the destination's latency must
- *       not be predicted to rise more than the source's falls ({@link CostBenefit#raisesPairLatency});
- *       onto any datastore, the destination with the disk must be predicted faster than the source
- *       with it ({@link #overshoots}).</li>
+ *   <li>Beyond the seeds: the pair's IO rate must be predicted to rise, so that the VMs' per-IO
+ *       latency falls ({@link CostBenefit#raisesPerIoLatency}); the destination with the disk must
+ *       be predicted faster than the source with it ({@link #overshoots}).</li>
  *   <li>Among worthwhile moves, the one with the largest margin (benefit's lower bound minus
  *       cost's upper bound); repeat until no move pays or the move cap is reached.</li>
  * </ol>
@@ -122,7 +121,7 @@ public final class LatencyEqualization implements BalancingStrategy {
                     srcAfter = p.load(src).predictWith(null, u.disks(), null);
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
-                if (r.worthwhile() && !overshoots(r) && !costBenefit.raisesPairLatency(u, src, dst, r)
+                if (r.worthwhile() && !overshoots(r) && !costBenefit.raisesPerIoLatency(u, src, dst, r)
                         && (best == null || r.margin() > best.result.margin())) {
                     best = new Candidate(u, dst, r);
                 }

@@ -19,10 +19,10 @@ import java.util.Locale;
  * the largest M′). Stops when the cap is reached, no remaining move reduces the merit (the
  * product's moves never make the cluster worse by its own measure), or the target is reached.
  * A move that the rules forbid now (its order differs from annealing's) is skipped for this
- * step; a move that does not pay ({@link CostBenefit} on bounds), that is predicted to slow
- * the destination's disks more than it speeds up the source's ({@link CostBenefit#raisesPairLatency}:
- * the merit, a soft maximum, rewards lowering the worst datastore even where the pair's mean
- * rises), or that lowers the merit only at the point predictions and not with its two
+ * step; a move that does not pay ({@link CostBenefit} on bounds), that is predicted to raise
+ * the per-IO latency the VMs see ({@link CostBenefit#raisesPerIoLatency}: the merit, a soft
+ * maximum, rewards lowering the worst datastore even where most IOs slow down), or that lowers
+ * the merit only at the point predictions and not with its two
  * datastores at their intervals' upper ends (such a move typically buys a hot datastore well
  * under a millisecond and costs a quiet one several) is dropped with a note saying why.
  */
@@ -117,7 +117,7 @@ public final class GreedyMoveOrder {
             CostBenefit.Result r = costBenefit.evaluate(unit, src, dst);
             if (costBenefitFilter) {
                 String refused = !r.worthwhile() ? "benefit's lower bound below the cost's upper bound"
-                        : costBenefit.raisesPairLatency(unit, src, dst, r) ? "slows the destination more than it speeds up the source"
+                        : costBenefit.raisesPerIoLatency(unit, src, dst, r) ? "the pair's IO rate would fall: per-IO latency up"
                         : null;
                 if (refused == null) {
                     double pessimistic = pessimisticMerit(latency, src, dst, r);

@@ -18,10 +18,10 @@ final class ClusterStateProbe {
         return new CostBenefit(placement).evaluate(u, placement.datastoreOf(u), placement.datastoreIndex(destination));
     }
 
-    /** The pair-latency guard for moving {@code vmId} to {@code destination}. */
-    boolean raisesPairLatency(String vmId, String destination) {
+    /** The per-IO guard for moving {@code vmId} to {@code destination}. */
+    boolean raisesPerIoLatency(String vmId, String destination) {
         MovableUnit u = unit(vmId);
-        return new CostBenefit(placement).raisesPairLatency(u, placement.datastoreOf(u),
+        return new CostBenefit(placement).raisesPerIoLatency(u, placement.datastoreOf(u),
                 placement.datastoreIndex(destination), evaluate(vmId, destination));
     }
 

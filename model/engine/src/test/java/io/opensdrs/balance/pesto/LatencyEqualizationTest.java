@@ -117,7 +117,8 @@ class LatencyEqualizationTest {
         ClusterStateProbe probe = new ClusterStateProbe(slowSpare.build());
         CostBenefit.Result r = probe.evaluate("mover", "B");
         assertThat(r.worthwhile()).isTrue();
-        assertThat(probe.raisesPairLatency("mover", "B")).isFalse();
+        // closed loops: the 36 OIO on A run faster (42 → 38 ms) and the IO rate rises, but the moved disk slows
+        assertThat(probe.raisesPerIoLatency("mover", "B")).isFalse();
         assertThat(LatencyEqualization.overshoots(r)).isTrue();
         assertThat(new LatencyEqualization().plan(slowSpare.build()).moves()).isEmpty();
         // Onto an equal device the disk runs faster than it does now: that move is made.
@@ -125,11 +126,17 @@ class LatencyEqualizationTest {
                 new ClusterStateProbe(twoDatastores(10, null, null).build()).evaluate("mover", "B"))).isFalse();
     }
 
+    /**
+     * The pair is judged by the IO rate its VMs get, not by the sum of its two latencies. A (m=1,
+     * C=2) carries 10 + 40 OIO → 52 ms; B (m=2, C=1) carries 2 → 5 ms. Moving the 10-OIO disk: A
+     * 52 → 42 ms, B 5 → 25 ms. The sum of the two latencies rises by 10 ms (the earlier guard refused
+     * it), but the workloads are closed loops: A's 40 OIO and the moved 10 complete IOs faster, B's
+     * 2 slower, and the pair's rate rises from 50/52 + 2/5 to 40/42 + 12/25 IOs per ms — per-IO
+     * latency falls from 38.2 to 36.3 ms. Moving the 40-OIO disk instead would leave B at 105 ms
+     * and the rate falls.
+     */
     @Test
-    void skipsAMoveThatRaisesTheDestinationMoreThanItLowersTheSource() {
-        // A (m=1, C=2) carries 10 + 40 OIO → 52 ms; B (m=2, C=1) carries 2 → 5 ms. Moving the
-        // 10-OIO disk: A 52 → 42 ms, B 5 → 25 ms. Eq. 11 pays (the moved disk's own 52 → 25 ms),
-        // but B's disk loses 20 ms while A's remaining one gains 10; moving the 40-OIO one is worse still.
+    void judgesAMoveByThePairsIoRateNotTheSumOfItsLatencies() {
         Clusters steeper = Clusters.cluster()
                 .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
                 .datastore("B", 10_000, LqSlopeModel.of(2, 1), null)
@@ -138,46 +145,69 @@ class LatencyEqualizationTest {
                 .vm("resident", "B", 10, 2);
         ClusterStateProbe probe = new ClusterStateProbe(steeper.build());
         assertThat(probe.evaluate("mover", "B").worthwhile()).isTrue();
-        assertThat(probe.raisesPairLatency("mover", "B")).isTrue();
-        assertThat(new LatencyEqualization().plan(steeper.build()).moves()).isEmpty();
-        // Between equal devices the pair's latency is unchanged: the move that balances them is made.
-        assertThat(new ClusterStateProbe(twoDatastores(10, null, null).build()).raisesPairLatency("mover", "B")).isFalse();
+        assertThat(probe.raisesPerIoLatency("mover", "B")).isFalse();
+        assertThat(probe.raisesPerIoLatency("stayer", "B")).isTrue();
+        var p = probe.placement();
+        assertThat(p.perIoLatency()).isCloseTo(52 / (50 / 52.0 + 2 / 5.0), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new LatencyEqualization().plan(steeper.build()).moves()).singleElement()
+                .satisfies(m -> assertThat(m.vmId()).isEqualTo("mover"));
     }
 
     /**
-     * The LQ line sees outstanding IOs, not what kind they are. A (m=1, C=2) holds a busy
-     * sequential reader (8 OIO at 800 IOPS: 10 ms) and a write log (8 OIO at 40 IOPS: 200 ms),
-     * so its IOs see 16/840 s = 19 ms; B (m=1, C=2) holds a 2-OIO disk at 100 IOPS (20 ms). The
-     * line says moving the reader takes A from 18 to 10 ms and B from 4 to 12 ms, a wash that
-     * Eq. 11 pays for. Measured the way a datastore's statistics are, A would be left with the
-     * log's IOs alone, 0.56 × 200 = 111 ms. With the disks' IO observed the move is refused;
-     * without (a datastore whose disks report no IOPS) the line decides as before.
+     * Two spindles of nearly the same slope (the demo's silver cluster): A (m=10, C=5) holds five
+     * 16-OIO disks at 805 ms, B (m=10.5, C=5) none. After the first move onto the empty B, every
+     * further move lowers A by about what it raises B, so the sum of their latencies rises a little
+     * (−160 + 168 ms for the second) and the earlier guard stopped there at 645 vs 173 ms. The
+     * pair's IO rate still rises (64/645 + 16/173 → 48/485 + 32/341 IOs per ms): the second move is made.
      */
     @Test
-    void judgesThePairByTheMixOfIosThatRemains() {
-        Clusters observed = mixedCluster(800, 40, 100);
-        ClusterStateProbe probe = new ClusterStateProbe(observed.build());
-        assertThat(probe.placement().ioWeightedLatency(0)).isCloseTo(16 / 840.0 * 1000, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(probe.placement().ioWeightedLatencyAfter(0, new int[] {0}, null, 0, 10 / 18.0))
-                .isCloseTo(10 / 18.0 * 200, org.assertj.core.data.Offset.offset(1e-9));
+    void keepsMovingBetweenSimilarSpindlesWhileThePairsIoRateRises() {
+        Clusters silver = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(10, 5), null)
+                .datastore("B", 10_000, LqSlopeModel.of(10.5, 5), null);
+        for (int i = 1; i <= 5; i++) {
+            silver.vm("vm" + i, "A", 10, 16);
+        }
+        MovePlan plan = new LatencyEqualization().plan(silver.build());
+        assertThat(plan.moves()).hasSizeGreaterThanOrEqualTo(2).allMatch(m -> m.destinationDatastoreId().equals("B"));
+    }
+
+    /**
+     * The LQ line sees outstanding IOs, not what kind they are; the disks' observed rates do. A
+     * (m=1, C=2) holds a busy sequential reader (8 OIO at 800 IOPS: 10 ms) and a write log (8 OIO
+     * at 40 IOPS: 200 ms), so its IOs see 16/840 s = 19 ms; B (m=1, C=2) holds a 2-OIO disk observed
+     * at 100 IOPS (20 ms, five times its line's 4 ms). Moved to B the reader keeps its latency
+     * relative to its datastore's, there three times B's 20 ms as the line rises from 4 to 12 ms:
+     * 31 ms, 254 IOPS instead of 800 — the pair's rate falls from 940 to 359 IOPS and the move is
+     * refused. Without observed rates (each disk at its line's latency) the same move raises it.
+     */
+    @Test
+    void judgesThePairByTheObservedRatesOfItsDisks() {
+        ClusterStateProbe probe = new ClusterStateProbe(mixedCluster(800, 40, 100).build());
+        var p = probe.placement();
+        assertThat(p.ioWeightedLatency(0)).isCloseTo(16 / 840.0 * 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.ioRate(0) + p.ioRate(1)).isCloseTo(940, org.assertj.core.data.Offset.offset(1e-9));
+        double[] after = p.rateAfter(p.vmDisks(0), 0, 1, 10, 12);
+        assertThat(after[0]).isCloseTo(40 * 18 / 10.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(after[1]).isCloseTo(100 / 3.0 + 8000 / (10 / (16 / 840.0 * 1000) * 20 * 3), org.assertj.core.data.Offset.offset(1e-6));
         assertThat(probe.evaluate("reader", "B").worthwhile()).isTrue();
-        assertThat(probe.raisesPairLatency("reader", "B")).isTrue();
-        assertThat(probe.raisesPairLatency("log", "B")).isTrue();
-        assertThat(new LatencyEqualization().plan(observed.build()).moves()).isEmpty();
+        assertThat(probe.raisesPerIoLatency("reader", "B")).isTrue();
+        assertThat(new LatencyEqualization().plan(mixedCluster(800, 40, 100).build()).moves()).noneMatch(m -> m.vmId().equals("reader"));
 
         Clusters unobserved = mixedCluster(0, 0, 0);
-        assertThat(new ClusterStateProbe(unobserved.build()).raisesPairLatency("reader", "B")).isFalse();
+        assertThat(new ClusterStateProbe(unobserved.build()).raisesPerIoLatency("reader", "B")).isFalse();
         assertThat(new LatencyEqualization().plan(unobserved.build()).moves()).hasSize(1);
     }
 
     /**
-     * A run that moves several disks onto one datastore: the disks moved in this run were
-     * observed on their source, so the destination's mix is unknown from then on and the
-     * models decide; the source's observed mix scales with its model's change. A (m=1, C=2)
-     * holds three 10-OIO disks at 32 ms; B (m=0.05, C=0.5) is empty: two moves onto B.
+     * A run that moves several disks: a moved disk carries its rate to its destination, and the
+     * rates of both datastores' disks change with their models. A (m=1, C=2) holds three 10-OIO
+     * disks at 32 ms (312.5 IOPS each); B (m=0.05, C=0.5) is empty. After one move A's two run at
+     * 22 ms, and the moved one at B's 1 ms: 10,000 IOPS. Two moves onto B; then A is at 12 ms, under
+     * the threshold.
      */
     @Test
-    void aDatastoreThatReceivedDisksInThisRunIsJudgedByItsModel() {
+    void aMovedDiskCarriesItsRateToItsDestination() {
         Clusters c = Clusters.cluster()
                 .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
                 .datastore("B", 10_000, LqSlopeModel.of(0.05, 0.5), null);
@@ -188,29 +218,30 @@ class LatencyEqualizationTest {
         ClusterStateProbe probe = new ClusterStateProbe(c.build());
         var p = probe.placement();
         assertThat(p.ioWeightedLatency(0)).isCloseTo(32, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.ioWeightedLatency(1)).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
         p.move(new int[] {0}, 1);
-        assertThat(p.ioWeightedLatency(0)).isCloseTo(32 * 22 / 32.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(p.ioWeightedLatency(1)).isNaN();
+        assertThat(p.ioWeightedLatency(0)).isCloseTo(22, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.ioWeightedLatency(1)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.diskIoRate(0)).isCloseTo(10_000, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(p.ioRate(0)).isCloseTo(20 / 0.022, org.assertj.core.data.Offset.offset(1e-6));
         MovePlan plan = new LatencyEqualization().plan(c.build());
         assertThat(plan.moves()).hasSize(2).allMatch(m -> m.destinationDatastoreId().equals("B"));
     }
 
     /**
-     * Each side of the pair by what is known of it: A's observed mix (a 64 KiB reader at 800 IOPS
-     * beside a write log at 40) and B's model (its disk's IO was not observed). The reader leaving
-     * lowers A's model by as much as it raises B's, but leaves A with the log's 200-ms IOs; the
-     * log leaving speeds up the reader. Before, an unobserved destination switched the mix view
-     * off for the source too (B2's pesto-like-20025: a disk moved onto a datastore that had
-     * received one in the same run left its source 5 ms slower).
+     * The datastore-mean artifact the per-IO view does not fall for: B's resident disk reports no
+     * rate, so it runs at its line's 4 ms (500 IOPS). Moving A's busy reader there leaves A with the
+     * write log alone, and A's IO-weighted latency rises from 19 to 111 ms — yet every IO that stays
+     * on A is faster (the log 200 → 111 ms), the reader runs at 6 ms instead of 10, and the rate
+     * rises: the move is allowed.
      */
     @Test
-    void judgesTheSourceByItsMixWhenTheDestinationsIsUnknown() {
-        Clusters c = mixedCluster(800, 40, 0);
-        ClusterStateProbe probe = new ClusterStateProbe(c.build());
-        assertThat(probe.placement().ioWeightedLatency(1)).isNaN();
-        assertThat(probe.raisesPairLatency("reader", "B")).isTrue();
-        assertThat(probe.raisesPairLatency("log", "B")).isFalse();
-        assertThat(new LatencyEqualization().plan(c.build()).moves()).noneMatch(m -> m.vmId().equals("reader"));
+    void aDatastoreWhoseMeanRisesBecauseItsFastIosLeftIsNotWorseOff() {
+        ClusterStateProbe probe = new ClusterStateProbe(mixedCluster(800, 40, 0).build());
+        var p = probe.placement();
+        assertThat(p.ioWeightedLatency(1)).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(probe.raisesPerIoLatency("reader", "B")).isFalse();
+        assertThat(probe.raisesPerIoLatency("log", "B")).isFalse();
     }
 
     private static Clusters mixedCluster(double readerIops, double logIops, double residentIops) {

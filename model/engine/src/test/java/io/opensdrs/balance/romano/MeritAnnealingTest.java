@@ -56,9 +56,8 @@ class MeritAnnealingTest {
     }
 
     @Test
-    void reducesTheMeritWithinTheMoveCapAndIsTheDefaultForRomanoClusters() {
+    void reducesTheMeritWithinTheMoveCap() {
         ClusterState state = world(3).build();
-        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("romano");
         double before = MeritMetric.romano().of(new WorkingPlacement(state).latencies());
         MovePlan plan = new MeritAnnealing(42).plan(state);
         assertThat(plan.moves()).isNotEmpty().hasSizeLessThanOrEqualTo(3);
@@ -131,16 +130,12 @@ class MeritAnnealingTest {
         assertThat(r.bestMerit()).isLessThan(r.initialMerit() * 0.7);
     }
 
+    /** Whatever models the datastores have — Romano's calibrated, LQ lines, Romano's fitted to random reads — the default is per-IO. */
     @Test
-    void mixedClustersDefaultToPesto() {
-        ClusterState mixed = world(3).build().withDatastore(
+    void theDefaultIsThePerIoStrategyWhateverTheModels() {
+        ClusterState romano = world(3).build();
+        ClusterState mixed = romano.withDatastore(
                 DatastoreState.of("lq", 100, 0, io.opensdrs.model.pesto.LqSlopeModel.of(1, 1), null));
-        assertThat(StrategyRegistry.defaultName(mixed)).isEqualTo("pesto");
-    }
-
-    /** Romano models fitted to the injector's random reads alone (no R or X measured) do not make a cluster Romano's. */
-    @Test
-    void romanoModelsFittedToRandomReadsAloneDefaultToPesto() {
         java.util.List<io.opensdrs.model.Observation> reads = new java.util.ArrayList<>();
         for (double z : new double[] {4, 256}) {
             for (int o = 2; o <= 32; o *= 2) {
@@ -150,37 +145,37 @@ class MeritAnnealingTest {
         }
         RomanoModel uncalibrated = new RomanoModel();
         uncalibrated.fit(reads);
-        ClusterState state = world(3).build().withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
-        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("pesto");
+        assertThat(uncalibrated.isCalibrated()).isFalse();
+        ClusterState readsOnly = romano.withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
+        for (ClusterState s : java.util.List.of(romano, mixed, readsOnly)) {
+            assertThat(StrategyRegistry.defaultName(s)).isEqualTo(io.opensdrs.balance.perio.PerIoLatencyGreedy.NAME);
+        }
     }
 
     /**
-     * The merit (a soft maximum, Eq. 25) rewards lowering the worst datastore even where the
-     * pair's mean rises: A (m=1, C=2) at 52 ms with a 10- and a 40-OIO disk, B (m=2, C=1) at
-     * 5 ms with a 2-OIO one; moving the 10-OIO disk gives 42 and 25 ms — the merit falls from
-     * 52 to 43 and Eq. 11 pays, but B's disk loses 20 ms where A's gains 10. The move is not made.
+     * The merit (a soft maximum, Eq. 25) rewards lowering the worst datastore; the guard asks what
+     * the VMs' IOs get. A (m=1, C=2) at 52 ms with a 10- and a 40-OIO disk, B (m=2, C=1) at 5 ms with
+     * a 2-OIO one: moving the 10-OIO disk gives 42 and 25 ms and the pair's IO rate rises (closed
+     * loops: 50/52 + 2/5 → 40/42 + 12/25 IOs per ms); moving the 40-OIO one gives 12 and 105 ms and
+     * the rate falls: that move is refused.
      */
     @Test
-    void doesNotMakeAMoveThatSlowsTheDestinationMoreThanItSpeedsUpTheSource() {
+    void refusesAMoveThatLowersThePairsIoRate() {
         Clusters c = Clusters.cluster()
                 .datastore("A", 10_000, io.opensdrs.model.pesto.LqSlopeModel.of(1, 2), null)
                 .datastore("B", 10_000, io.opensdrs.model.pesto.LqSlopeModel.of(2, 1), null)
                 .vm("mover", "A", 10, 10)
                 .vm("stayer", "A", 10, 40)
                 .vm("resident", "B", 10, 2);
-        ClusterState state = c.build();
-        WorkingPlacement p = new WorkingPlacement(state);
-        double before = MeritMetric.romano().of(p.latencies());
+        WorkingPlacement p = new WorkingPlacement(c.build());
         for (MovableUnit u : p.units()) {
-            if (p.vmId(u.vm()).equals("mover")) {
+            if (p.datastoreOf(u) == 0) {
                 CostBenefit.Result r = new CostBenefit(p).evaluate(u, 0, 1);
-                assertThat(r.worthwhile()).isTrue();
-                assertThat(new CostBenefit(p).raisesPairLatency(u, 0, 1, r)).isTrue();
-                p.move(u.disks(), 1);
+                assertThat(new CostBenefit(p).raisesPerIoLatency(u, 0, 1, r)).as(p.vmId(u.vm()))
+                        .isEqualTo(p.vmId(u.vm()).equals("stayer"));
             }
         }
-        assertThat(MeritMetric.romano().of(p.latencies())).isLessThan(before);
-        assertThat(new MeritAnnealing(7).plan(state).moves()).isEmpty();
+        assertThat(new MeritAnnealing(7).plan(c.build()).moves()).noneMatch(m -> m.vmId().equals("stayer"));
     }
 
     /**
