@@ -56,8 +56,9 @@ class MeritAnnealingTest {
     }
 
     @Test
-    void reducesTheMeritWithinTheMoveCap() {
+    void reducesTheMeritWithinTheMoveCapAndIsTheDefaultForRomanoClusters() {
         ClusterState state = world(3).build();
+        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("romano");
         double before = MeritMetric.romano().of(new WorkingPlacement(state).latencies());
         MovePlan plan = new MeritAnnealing(42).plan(state);
         assertThat(plan.moves()).isNotEmpty().hasSizeLessThanOrEqualTo(3);
@@ -130,12 +131,16 @@ class MeritAnnealingTest {
         assertThat(r.bestMerit()).isLessThan(r.initialMerit() * 0.7);
     }
 
-    /** Whatever models the datastores have — Romano's calibrated, LQ lines, Romano's fitted to random reads — the default is per-IO. */
     @Test
-    void theDefaultIsThePerIoStrategyWhateverTheModels() {
-        ClusterState romano = world(3).build();
-        ClusterState mixed = romano.withDatastore(
+    void mixedClustersDefaultToPesto() {
+        ClusterState mixed = world(3).build().withDatastore(
                 DatastoreState.of("lq", 100, 0, io.opensdrs.model.pesto.LqSlopeModel.of(1, 1), null));
+        assertThat(StrategyRegistry.defaultName(mixed)).isEqualTo("pesto");
+    }
+
+    /** Romano models fitted to the injector's random reads alone (no R or X measured) do not make a cluster Romano's. */
+    @Test
+    void romanoModelsFittedToRandomReadsAloneDefaultToPesto() {
         java.util.List<io.opensdrs.model.Observation> reads = new java.util.ArrayList<>();
         for (double z : new double[] {4, 256}) {
             for (int o = 2; o <= 32; o *= 2) {
@@ -145,11 +150,8 @@ class MeritAnnealingTest {
         }
         RomanoModel uncalibrated = new RomanoModel();
         uncalibrated.fit(reads);
-        assertThat(uncalibrated.isCalibrated()).isFalse();
-        ClusterState readsOnly = romano.withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
-        for (ClusterState s : java.util.List.of(romano, mixed, readsOnly)) {
-            assertThat(StrategyRegistry.defaultName(s)).isEqualTo(io.opensdrs.balance.perio.PerIoLatencyGreedy.NAME);
-        }
+        ClusterState state = world(3).build().withDatastore(DatastoreState.of("reads-only", 5000, 0, uncalibrated, null));
+        assertThat(StrategyRegistry.defaultName(state)).isEqualTo("pesto");
     }
 
     /**
