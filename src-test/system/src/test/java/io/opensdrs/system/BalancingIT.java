@@ -25,10 +25,11 @@ class BalancingIT {
         assertThat(outcome.moves()).as("storage vMotions").isNotEmpty();
         double before = MeasuredLatency.worstP90(outcome.before());
         double after = MeasuredLatency.worstP90(outcome.after());
-        // issue 39: at least the 31 % the agent-path demo reached. Silver needs its second move for it, which
-        // the pair guard allows only when judged per IO (CostBenefit#raisesPerIoLatency)
+        // issue 39 asks at least the 31 % the agent-path demo reached; the bar sits above what silver's single
+        // move gives, so that it fails if the pair guard stops judging per IO (CostBenefit#raisesPerIoLatency)
+        // and silver loses its second move (measurements in src-test/README.md)
         assertThat(1 - after / before).as("the worst datastore's p90 improved: %.1f ms before, %.1f ms after", before, after)
-                .isGreaterThanOrEqualTo(0.31);
+                .isGreaterThanOrEqualTo(0.5);
         assertThat(outcome.improved()).isTrue();
     }
 }
