@@ -46,12 +46,13 @@ import (
 
 // Options are the settings beyond the stock model counts.
 type Options struct {
-	Listen       string  // host:port, port 0 = a free port
-	Inventory    string  // JSON world description; replaces the counts model
-	RateMBps     float64 // simulated storage vMotion copy rate, MiB/s; <= 0 = instantaneous
-	Stock        bool    // stock RelocateVM_Task, no accessibility watcher, no admin endpoint
-	DsCapacityGB float64 // counts model: capacity of every datastore (0 = stock 10 TB)
-	DsRoot       string  // parent directory of inventory datastore directories ("" = os.TempDir())
+	Listen       string        // host:port, port 0 = a free port
+	Inventory    string        // JSON world description; replaces the counts model
+	RateMBps     float64       // simulated storage vMotion copy rate, MiB/s; <= 0 = instantaneous
+	RelocateHold time.Duration // longest a copied relocation waits for POST /opensdrs/relocations; 0 = none
+	Stock        bool          // stock RelocateVM_Task, no accessibility watcher, no admin endpoint
+	DsCapacityGB float64       // counts model: capacity of every datastore (0 = stock 10 TB)
+	DsRoot       string        // parent directory of inventory datastore directories ("" = os.TempDir())
 	TLS          bool
 	Username     string
 	Password     string
@@ -125,8 +126,9 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 	}
 
 	if !o.Stock {
-		s.reloc = newRelocator(o.RateMBps)
+		s.reloc = newRelocator(o.RateMBps, o.RelocateHold)
 		mux.HandleFunc("/opensdrs/datastore", s.reloc.adminHandler)
+		mux.HandleFunc("/opensdrs/relocations", s.reloc.hold.adminHandler)
 		perf, err := installPerf(model, counters)
 		if err != nil {
 			return nil, err
@@ -222,6 +224,7 @@ func main() {
 	flag.StringVar(&o.Password, "password", "", "Login password (any password allowed by default)")
 	flag.StringVar(&o.Inventory, "inventory", "", "JSON world description (replaces the counts model; see README.md)")
 	flag.Float64Var(&o.RateMBps, "relocate-rate-mbps", 1000, "Simulated storage vMotion copy rate in MiB/s (<= 0: instantaneous)")
+	flag.DurationVar(&o.RelocateHold, "relocate-hold", 0, "After its simulated copy, a storage vMotion waits up to this long for POST /opensdrs/relocations task=<task> (the storage's copy done) before it commits; 0 = no wait")
 	flag.BoolVar(&o.Stock, "stock", false, "Stock vcsim RelocateVM_Task (no storage vMotion, no accessibility watcher, no admin endpoints, stock PerformanceManager)")
 	flag.Float64Var(&o.DsCapacityGB, "ds-capacity-gb", 0, "Counts model: capacity of every datastore in GiB (0 = stock 10 TiB)")
 	flag.StringVar(&o.DsRoot, "ds-root", "", "Parent directory for -inventory datastore directories (default: temp dir)")

@@ -40,6 +40,8 @@ const mib = int64(1024 * 1024)
 type relocator struct {
 	// rateMBps is the simulated copy rate in MiB/s; <= 0 means instantaneous.
 	rateMBps float64
+	// hold keeps a copied relocation from committing until the storage says its copy is done (relocate_hold.go).
+	hold *relocationHold
 
 	mu       sync.Mutex
 	reserved map[types.ManagedObjectReference]int64                        // bytes promised to running relocations, per destination datastore
@@ -51,9 +53,10 @@ type relocator struct {
 	entering      map[types.ManagedObjectReference]enteringTask // datastore -> its running DatastoreEnterMaintenanceMode task
 }
 
-func newRelocator(rateMBps float64) *relocator {
+func newRelocator(rateMBps float64, hold time.Duration) *relocator {
 	return &relocator{
 		rateMBps: rateMBps,
+		hold:     newRelocationHold(hold),
 		reserved: map[types.ManagedObjectReference]int64{},
 		busy:     map[types.ManagedObjectReference]types.ManagedObjectReference{},
 		forced:   map[string]bool{},
@@ -247,6 +250,9 @@ func (r *relocator) run(ctx *simulator.Context, vm *simulator.VirtualMachine, ta
 
 	// 2. The copy: progress over a time proportional to the bytes copied.
 	r.simulateCopy(ctx, task, p.copyBytes)
+	if !p.empty() {
+		r.hold.wait(task.Self, vm.Self)
+	}
 
 	// 3. Commit: move files and update properties, or change nothing.
 	if !p.empty() {

@@ -49,6 +49,8 @@ public final class LocalLoop implements AutoCloseable {
     private static final Pattern VCSIM_URL = Pattern.compile("VCSIM_URL=(\\S+)");
     private static final String VC_USER = "sdrs";
     private static final String VC_PASSWORD = "sdrs-demo-pass";
+    /** The longest a copied relocation waits in vcsim for the testbed's copy (it is released as soon as that is done). */
+    private static final String RELOCATE_HOLD = "15m";
     /** The agents' cap on IOs per injector level (their {@code --level-max-ios}). */
     static final long INJECTOR_LEVEL_MAX_IOS = 2048;
 
@@ -148,7 +150,7 @@ public final class LocalLoop implements AutoCloseable {
                     startAgent(h.name());
                 }
             }
-            follower = new PlacementFollower(scenario, api, vscsiChannel, progress);
+            follower = new PlacementFollower(scenario, api, vscsiChannel, new VcsimAdmin(vcsimUrl), progress);
             follower.start();
             return this;
         } catch (Exception | Error e) {
@@ -190,6 +192,8 @@ public final class LocalLoop implements AutoCloseable {
         vcsim = track(ManagedProcess.start("vcsim", List.of(vcsimBinary().toString(), "-l", "127.0.0.1:0",
                 "-inventory", inventory.toString(), "-ds-root", dsRoot.toString(),
                 "-relocate-rate-mbps", Integer.toString(settings.relocateRateMbps()),
+                // a relocation completes in vCenter when the testbed's copy is done (PlacementFollower)
+                "-relocate-hold", RELOCATE_HOLD,
                 "-username", VC_USER, "-password", VC_PASSWORD), Map.of(), log("vcsim")));
         vcsimUrl = vcsim.awaitLine(VCSIM_URL, Duration.ofSeconds(60));
         govc = new Govc(settings.repositoryRoot(), vcsimUrl);

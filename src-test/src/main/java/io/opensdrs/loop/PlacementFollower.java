@@ -1,11 +1,17 @@
 package io.opensdrs.loop;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.ManagedChannel;
 import io.opensdrs.shared.vscsi.v1.DiskRequest;
 import io.opensdrs.shared.vscsi.v1.RelocateRequest;
 import io.opensdrs.shared.vscsi.v1.RelocationStatus;
 import io.opensdrs.shared.vscsi.v1.VScsiGrpc;
+import io.opensdrs.testbed.vcenter.VcsimAdmin;
+
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,11 +34,21 @@ import java.util.function.Consumer;
  * also watches where vCenter has each disk (the server's inventory, synced from vCenter): when a
  * disk's datastore there changes and the testbed neither has it there nor is copying it there,
  * the testbed starts the copy then.
+ *
+ * <p>On a real vSphere the task completes, and the disk's backing changes, when the copy is done,
+ * and the copy's length is the storage's. Here the storage is the testbed, so our vcsim runs with
+ * {@code -relocate-hold}: a relocation waits at the end of its simulated copy until this follower
+ * tells it ({@code POST /opensdrs/relocations}) that the testbed's copies for that task are done.
+ * Without it vCenter would report disks on their destination while the testbed still served
+ * their IO, and copied them, on the source, and the server would file those windows under the
+ * destination.
  */
 public final class PlacementFollower implements AutoCloseable {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** One disk the testbed was told to move. */
-    public record Move(long actionId, long recommendationId, String vm, int diskKey, String from, String to,
+    public record Move(long actionId, long recommendationId, String taskId, String vm, int diskKey, String from, String to,
                        long startedAtMs) {
     }
 
@@ -40,6 +56,9 @@ public final class PlacementFollower implements AutoCloseable {
     private final VScsiGrpc.VScsiBlockingStub vscsi;
     private final Consumer<String> progress;
     private final Set<Long> followedActions = new HashSet<>();
+    /** vCenter tasks whose action this follower has followed (its copies started, or none needed). */
+    private final Set<String> followedTasks = new HashSet<>();
+    private final VcsimAdmin vcsim;
     private final List<Move> moves = new CopyOnWriteArrayList<>();
     private final Map<String, String> vmNames = new HashMap<>();
     private final Map<String, List<Integer>> vmDisks = new HashMap<>();
@@ -53,8 +72,10 @@ public final class PlacementFollower implements AutoCloseable {
     private volatile boolean stopping;
     private volatile String lastError;
 
-    PlacementFollower(io.opensdrs.scenario.Scenario scenario, ServerApi api, ManagedChannel vscsi, Consumer<String> progress) {
+    PlacementFollower(io.opensdrs.scenario.Scenario scenario, ServerApi api, ManagedChannel vscsi, VcsimAdmin vcsim,
+                      Consumer<String> progress) {
         this.scenario = scenario;
+        this.vcsim = vcsim;
         this.api = api;
         this.vscsi = VScsiGrpc.newBlockingStub(vscsi);
         this.progress = progress;
@@ -109,7 +130,35 @@ public final class PlacementFollower implements AutoCloseable {
             }
             follow(id, a);
         }
+        releaseCopied();
         followInventory();
+    }
+
+    /** Lets vCenter complete each held relocation whose testbed copies are all done. */
+    private void releaseCopied() throws Exception {
+        HttpResponse<String> held = vcsim.get("/opensdrs/relocations");
+        if (held.statusCode() != 200) {
+            throw new IllegalStateException("vcsim GET /opensdrs/relocations: " + held.statusCode() + " " + held.body());
+        }
+        for (JsonNode h : JSON.readTree(held.body())) {
+            String task = h.path("task").asText();
+            if (!followedTasks.contains(task)) {
+                continue; // its action not seen yet: the copy has not started here
+            }
+            boolean copied = true;
+            for (Move m : moves) {
+                if (task.equals(m.taskId()) && !status(m.vm(), m.diskKey()).getDone()) {
+                    copied = false;
+                }
+            }
+            if (copied) {
+                HttpResponse<String> r = vcsim.post("/opensdrs/relocations", "application/x-www-form-urlencoded",
+                        "task=" + URLEncoder.encode(task, StandardCharsets.UTF_8));
+                if (r.statusCode() != 200 && r.statusCode() != 404) { // 404: its hold ran out meanwhile
+                    throw new IllegalStateException("vcsim POST /opensdrs/relocations task=" + task + ": " + r.statusCode() + " " + r.body());
+                }
+            }
+        }
     }
 
     /** Starts the testbed copy of a disk whose datastore in vCenter changed while no RUNNING action was seen. */
@@ -140,7 +189,7 @@ public final class PlacementFollower implements AutoCloseable {
                 progress.accept("  testbed refused to move " + vm + " disk " + testbedKey + " to " + ds + ": " + r.getReason());
                 continue;
             }
-            moves.add(new Move(-1, -1, vm, testbedKey, now.getDatastoreNow(), ds, System.currentTimeMillis()));
+            moves.add(new Move(-1, -1, null, vm, testbedKey, now.getDatastoreNow(), ds, System.currentTimeMillis()));
             progress.accept(String.format("  storage vMotion seen done in vCenter: %s disk %d  %s -> %s (testbed copy started)",
                     vm, testbedKey, now.getDatastoreNow(), ds));
         }
@@ -162,6 +211,8 @@ public final class PlacementFollower implements AutoCloseable {
         if (a.path("homeOnly").asBoolean()) {
             // the VM's home alone (its configuration files): no disk, so no IO moves in the testbed
             followedActions.add(actionId);
+            followedTasks.add(a.path("taskId").asText());
+            followedTasks.add(a.path("taskId").asText());
             progress.accept(String.format("  storage vMotion started: %s home -> %s (vCenter task %s; no disk moves)", vm, dest,
                     a.path("taskId").asText()));
             return;
@@ -170,6 +221,7 @@ public final class PlacementFollower implements AutoCloseable {
             keys.addAll(vmDisks.getOrDefault(vmId, List.of())); // the whole VM
         }
         followedActions.add(actionId);
+        followedTasks.add(a.path("taskId").asText());
         for (int vcKey : keys) {
             Integer key = testbedKeys.get(vmId + "#" + vcKey);
             if (key == null) {
@@ -185,7 +237,7 @@ public final class PlacementFollower implements AutoCloseable {
                 progress.accept("  testbed refused to move " + vm + " disk " + key + " to " + dest + ": " + r.getReason());
                 continue;
             }
-            Move m = new Move(actionId, a.path("recommendationId").asLong(-1), vm, key, now.getDatastoreNow(), dest,
+            Move m = new Move(actionId, a.path("recommendationId").asLong(-1), a.path("taskId").asText(null), vm, key, now.getDatastoreNow(), dest,
                     System.currentTimeMillis());
             moves.add(m);
             progress.accept(String.format("  storage vMotion started: %s disk %d  %s -> %s (vCenter task %s)", vm, key,

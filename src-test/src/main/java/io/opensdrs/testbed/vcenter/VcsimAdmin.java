@@ -15,7 +15,8 @@ import java.time.Duration;
 /**
  * Our vcsim's admin endpoints ({@code /opensdrs/...} on the simulator's own listener, no login;
  * src-test/vcsim README): what the testbed tells the simulator that no vSphere API carries — the
- * size of the device behind a datastore added at run time, the IO each window the world closes.
+ * size of the device behind a datastore added at run time, the IO each window the world closes,
+ * and when the emulated storage has finished a storage vMotion's copy.
  * The simulator's certificate is self-signed and made at its start, so it is trusted as is: this
  * client talks to nothing but the simulator.
  */
@@ -35,6 +36,12 @@ public final class VcsimAdmin {
     public HttpResponse<String> post(String path, String contentType, String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** GETs {@code path} ({@code /opensdrs/relocations}) and returns the answer. */
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
