@@ -1,6 +1,7 @@
 package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.BalancingStrategy;
+import io.opensdrs.balance.KeptTogetherHomes;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
 import io.opensdrs.balance.StrategyRegistry;
@@ -40,14 +41,12 @@ public class BalancingService {
     private final StrategyRegistry strategies = StrategyRegistry.withBuiltInStrategies();
     private final ClusterPlanningLock planning;
     private final MeterRegistry meters;
-    private final KeptTogetherHomes keptTogetherHomes;
     private final TransactionTemplate tx;
 
     public BalancingService(ClusterStateAssembler assembler, ClusterPolicies policies, PlanRecorder recorder, Clock clock,
-                            ClusterPlanningLock planning, MeterRegistry meters, KeptTogetherHomes keptTogetherHomes,
+                            ClusterPlanningLock planning, MeterRegistry meters,
                             TransactionTemplate tx) {
         this.tx = tx;
-        this.keptTogetherHomes = keptTogetherHomes;
         this.assembler = assembler;
         this.planning = planning;
         this.policies = policies;
@@ -80,7 +79,7 @@ public class BalancingService {
                 // seeded from the clock: Romano's annealing is reproducible for a given run time
                 BalancingStrategy strategy = strategies.create(name, started.toEpochMilli());
                 MovePlan plan = strategy.plan(a.state());
-                VmHomeEvacuation.Planned homes = keptTogetherHomes.plan(plan, a);
+                MovePlan homes = KeptTogetherHomes.plan(a.state(), plan);
                 return tx.execute(status -> {
                     recorder.supersede(clusterId, RUN_REASONS, null);
                     long runId = recorder.startRun(clusterId, trigger, name, plan, homes, started);

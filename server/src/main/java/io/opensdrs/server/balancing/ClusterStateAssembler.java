@@ -35,6 +35,7 @@ import org.springframework.stereotype.Component;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -205,6 +206,34 @@ public class ClusterStateAssembler {
         ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings,
                 new DisplayNames(datastoreNames, hostNames, vmNames, diskNames)));
         return new Assembled(state, byId, kind, modelSource);
+    }
+
+    /**
+     * The state with the VMs whose home is on the datastore and which have no disk in the cluster (or
+     * sat the run out): diskless in the state, for {@code VmHomeEvacuation} to place their homes too.
+     */
+    public Assembled withHomesOn(Assembled a, String datastoreId) {
+        ClusterState state = a.state();
+        Set<String> known = new HashSet<>();
+        state.vms().forEach(v -> known.add(v.id()));
+        Set<String> hosts = new HashSet<>();
+        state.hosts().forEach(h -> hosts.add(h.id()));
+        Map<String, VmOverride> overrides = policies.vmOverrides(state.clusterId());
+        List<VmState> vms = new ArrayList<>(state.vms());
+        Map<String, String> vmNames = new LinkedHashMap<>(state.names().vms());
+        jdbc.query("SELECT moid, name, host_moid, home_bytes FROM vm WHERE home_datastore_moid = ? ORDER BY moid", rs -> {
+            String vm = rs.getString(1);
+            if (known.add(vm)) {
+                String host = rs.getString(3);
+                vms.add(new VmState(vm, host != null && hosts.contains(host) ? host : null, overrides.getOrDefault(vm, VmOverride.DEFAULT),
+                        null, List.of(), datastoreId, rs.getLong(4) / GB));
+                vmNames.put(vm, rs.getString(2));
+            }
+        }, datastoreId);
+        DisplayNames n = state.names();
+        ClusterState with = new ClusterState(state.clusterId(), state.datastores(), state.hosts(), vms, state.rules(), state.settings(),
+                new DisplayNames(n.datastores(), n.hosts(), vmNames, n.disks()));
+        return new Assembled(with, a.datastores(), a.modelKind(), a.modelSource());
     }
 
     /** The pod's rules as the last inventory sync stored them; none for a pod stored before rules were read. */

@@ -5,6 +5,7 @@ import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.MaintenanceState;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.balance.ReasonCode;
+import io.opensdrs.balance.VmHomeEvacuation;
 import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.settings.ClusterPolicies;
 import io.opensdrs.server.vcenter.VCenterProperties;
@@ -60,7 +61,6 @@ public class MaintenanceMode {
     private final JdbcTemplate jdbc;
     private final ClusterStateAssembler assembler;
     private final PlanRecorder recorder;
-    private final VmHomeEvacuation homes;
     private final ClusterPolicies policies;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration vcenterTimeout;
@@ -70,7 +70,7 @@ public class MaintenanceMode {
     private final Timer checkTimer;
     private final TransactionTemplate tx;
 
-    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder, VmHomeEvacuation homes,
+    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder,
                            ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
                            ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters, TransactionTemplate tx) {
         this.tx = tx;
@@ -80,7 +80,6 @@ public class MaintenanceMode {
         this.jdbc = jdbc;
         this.assembler = assembler;
         this.recorder = recorder;
-        this.homes = homes;
         this.policies = policies;
         this.clients = clients;
         this.vcenterTimeout = vcenter.getTimeout();
@@ -158,7 +157,7 @@ public class MaintenanceMode {
                 jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE datastore_moid = ?", t.id());
                 MaintenanceState after = settle(t, assembler.assemble(t.clusterId()).state());
                 return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                        homes.homesOn(t.id()), List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
+                        homesOn(t.id()), List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
             }
             return evacuate(t, ignoreAffinity);
         }
@@ -183,10 +182,11 @@ public class MaintenanceMode {
                 planned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
                 planned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), planned.notes(),
                 planned.maxConcurrentPerDatastore(), planned.maxConcurrentPerHost());
-        VmHomeEvacuation.Planned homesPlanned = homes.plan(t.id(), plan, a);
-        VmHomeEvacuation.Planned homePlan = new VmHomeEvacuation.Planned(
+        MovePlan homesPlanned = VmHomeEvacuation.plan(assembler.withHomesOn(a, t.id()).state(), t.id(), plan);
+        MovePlan homePlan = new MovePlan(homesPlanned.clusterId(), homesPlanned.strategy(),
                 homesPlanned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
-                homesPlanned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList());
+                homesPlanned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), homesPlanned.notes(),
+                homesPlanned.maxConcurrentPerDatastore(), homesPlanned.maxConcurrentPerHost());
         // one transaction, as a balancing run's: an evacuation that fails while recorded leaves none of its recommendations and
         // the datastore not yet planned, so the progress loop plans it again
         PlanRecorder.Recorded all = tx.execute(status -> {
@@ -200,7 +200,7 @@ public class MaintenanceMode {
         });
         MaintenanceState after = settle(t, a.state());
         return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
-                homes.homesOn(t.id()), all.recommendationIds(), all.appliedIds(), all.faults(), plan.notes());
+                homesOn(t.id()), all.recommendationIds(), all.appliedIds(), all.faults(), plan.notes());
     }
 
     /**
@@ -228,7 +228,7 @@ public class MaintenanceMode {
             }
             forget(t, "datastore " + t.name() + " left maintenance mode");
             return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(), false,
-                    disksOn(t.id()), homes.homesOn(t.id()), List.of(), List.of(), List.of(), List.of());
+                    disksOn(t.id()), homesOn(t.id()), List.of(), List.of(), List.of(), List.of());
         }
     }
 
@@ -357,7 +357,13 @@ public class MaintenanceMode {
 
     /** Disks and VM homes still on the datastore. */
     private int leftOn(String datastoreId) {
-        return disksOn(datastoreId) + homes.homesOn(datastoreId);
+        return disksOn(datastoreId) + homesOn(datastoreId);
+    }
+
+    /** VM homes on the datastore, in the inventory as the last sync stored it. */
+    private int homesOn(String datastoreId) {
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE home_datastore_moid = ?", Long.class, datastoreId);
+        return n == null ? 0 : n.intValue();
     }
 
     int disksOn(String datastoreId) {

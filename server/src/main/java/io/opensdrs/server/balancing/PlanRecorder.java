@@ -76,7 +76,7 @@ public class PlanRecorder {
     }
 
     /** The run's row and history line, counting the plan's moves and faults with those of the homes that move on their own. */
-    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, VmHomeEvacuation.Planned homes,
+    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, MovePlan homes,
                          Instant started) {
         int moves = plan.moves().size() + homes.moves().size();
         int faults = plan.faults().size() + homes.faults().size();
@@ -141,39 +141,41 @@ public class PlanRecorder {
 
     /**
      * Records the homes that move on their own — off a datastore entering maintenance
-     * ({@link VmHomeEvacuation}), or to the disks they are kept together with
-     * ({@link KeptTogetherHomes}): a recommendation each with the home move's reason and its
+     * ({@link io.opensdrs.balance.VmHomeEvacuation}), or to the disks they are kept together with
+     * ({@link io.opensdrs.balance.KeptTogetherHomes}): a recommendation each with the home move's reason and its
      * explanation (so that a newer plan supersedes it, and Storage DRS turned off withdraws it),
      * applied at once when automated.
      *
      * @param strategy what planned them, for the explanation
      */
-    public Recorded recordHomes(String clusterId, long runId, String strategy, VmHomeEvacuation.Planned homes,
+    public Recorded recordHomes(String clusterId, long runId, String strategy, MovePlan homes,
                                 ClusterStateAssembler.Assembled a) {
         List<Long> ids = new ArrayList<>();
         List<Long> applied = new ArrayList<>();
         List<BalancingViews.FaultView> faults = new ArrayList<>();
-        for (BalancingViews.FaultView f : homes.faults()) {
-            faults.add(fault(clusterId, runId, f, a.state().names()));
+        for (Fault f : homes.faults()) {
+            faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f), a.state().names()));
         }
-        for (VmHomeEvacuation.HomeMove h : homes.moves()) {
+        for (Move h : homes.moves()) {
             String reason = h.reason().wireName();
+            String vmName = a.state().names().vm(h.vmId());
+            String summary = h.explanation() == null ? reason : h.explanation().summary();
             Recommendation r;
             try {
                 r = recommendations.create(clusterId, reason,
                         List.of(recommendations.resolve("home", h.vmId(), List.of(), h.destinationDatastoreId(), true)));
             } catch (InvalidFieldException | NotFoundException e) {
                 faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
-                        "the home of VM " + h.vmName() + " not recommended to move: " + e.getMessage()), a.state().names()));
+                        "the home of VM " + vmName + " not recommended to move: " + e.getMessage()), a.state().names()));
                 continue;
             }
             ids.add(r.id());
             Instant now = clock.instant();
             BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(r.id(), runId, strategy, reason,
-                    h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, h.summary(),
+                    h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, summary,
                     List.of(), null, null, now.toString());
             writeExplanation(view);
-            history(clusterId, "recommended", reason + ": the home of VM " + h.vmName() + " from " + a.datastoreName(h.sourceDatastoreId())
+            history(clusterId, "recommended", reason + ": the home of VM " + vmName + " from " + a.datastoreName(h.sourceDatastoreId())
                     + " to " + a.datastoreName(h.destinationDatastoreId()) + (h.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"),
                     r.id());
             if (h.autoApplicable()) {
