@@ -1,6 +1,7 @@
 package io.opensdrs.balance;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A strategy's answer, as data (OpenStack Watcher's action plan): ordered moves with reasons
@@ -18,6 +19,17 @@ public record MovePlan(String clusterId, String strategy, List<Move> moves, List
     /** The moves the applier may execute without an administrator. */
     public List<Move> autoApplicableMoves() {
         return moves.stream().filter(Move::autoApplicable).toList();
+    }
+
+    /**
+     * The plan without the moves and faults of the given VMs; a fault of no VM stays. A VM whose
+     * relocation is already being carried out is left to it: a second relocation of the same files
+     * would fail its pre-conditions once the first has moved them.
+     */
+    public MovePlan withoutVms(Set<String> vmIds) {
+        return new MovePlan(clusterId, strategy, moves.stream().filter(m -> !vmIds.contains(m.vmId())).toList(),
+                faults.stream().filter(f -> f.vmId() == null || !vmIds.contains(f.vmId())).toList(), notes,
+                maxConcurrentPerDatastore, maxConcurrentPerHost);
     }
 
     public boolean isEmpty() {

@@ -177,16 +177,8 @@ public class MaintenanceMode {
         // a VM being relocated off the datastore (a balancing move, or an earlier plan's move being applied) is left to that
         // relocation: never a second one for the same disks
         Set<String> moving = coverage.vmsLeaving(t.id());
-        MovePlan planned = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity);
-        MovePlan plan = new MovePlan(planned.clusterId(), planned.strategy(),
-                planned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
-                planned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), planned.notes(),
-                planned.maxConcurrentPerDatastore(), planned.maxConcurrentPerHost());
-        MovePlan homesPlanned = VmHomeEvacuation.plan(assembler.withHomesOn(a, t.id()).state(), t.id(), plan);
-        MovePlan homePlan = new MovePlan(homesPlanned.clusterId(), homesPlanned.strategy(),
-                homesPlanned.moves().stream().filter(m -> !moving.contains(m.vmId())).toList(),
-                homesPlanned.faults().stream().filter(f -> f.vmId() == null || !moving.contains(f.vmId())).toList(), homesPlanned.notes(),
-                homesPlanned.maxConcurrentPerDatastore(), homesPlanned.maxConcurrentPerHost());
+        MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity).withoutVms(moving);
+        MovePlan homePlan = VmHomeEvacuation.plan(assembler.withHomesOn(a, t.id()).state(), t.id(), plan).withoutVms(moving);
         // one transaction, as a balancing run's: an evacuation that fails while recorded leaves none of its recommendations and
         // the datastore not yet planned, so the progress loop plans it again
         PlanRecorder.Recorded all = tx.execute(status -> {
