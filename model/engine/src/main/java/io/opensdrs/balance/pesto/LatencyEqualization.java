@@ -81,11 +81,11 @@ public final class LatencyEqualization implements BalancingStrategy {
             CostBenefit.Result r = best.result;
             String summary = String.format(Locale.ROOT,
                     "datastore %s is at %.1f ms p90, over the %.0f ms threshold; moving %s (%.1f GB, %.1f OIO) to %s: "
-                            + "source %s → %s ms, destination %s → %s ms (%s, %s); benefit %s ≥ cost %s (Pesto Eqs. 10–11)",
+                            + "source %s, destination %s (%s, %s); %s",
                     p.state().names().datastore(r.source().datastoreId()), r.source().p90BeforeMs(), p.settings().ioLatencyThresholdMs(),
                     p.unitName(best.unit), best.unit.sizeGb(), best.unit.outstandingIos(), p.datastoreName(best.destination),
-                    r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
-                    r.destination().latencyAfterMs(), r.source().model(), r.destination().model(), r.benefit(), r.cost());
+                    r.source().latencyChange(), r.destination().latencyChange(), r.source().model(), r.destination().model(),
+                    r.describe());
             b.add(best.unit, best.destination, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary,
                     List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);
         }
