@@ -3,6 +3,7 @@ package io.opensdrs.balance.pesto;
 import io.opensdrs.balance.BalancingRun;
 import io.opensdrs.balance.BalancingStrategy;
 import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.Estimate;
 import io.opensdrs.balance.IoLoadTrigger;
 import io.opensdrs.balance.MovableUnit;
 import io.opensdrs.balance.MovePlan;
@@ -65,17 +66,21 @@ public final class LatencyEqualization implements BalancingStrategy {
     void balance(MovePlanBuilder b, CostBenefit costBenefit) {
         WorkingPlacement p = b.placement();
         List<MovableUnit> units = p.units();
+        int made = 0;
         while (b.underMoveCap()) {
             List<Integer> sources = IoLoadTrigger.overloaded(p);
             if (sources.isEmpty()) {
                 break;
             }
             Candidate best = null;
+            Refusals refused = new Refusals();
+            int tried = 0;
             for (int s = 0; s < Math.min(sourcesPerStep, sources.size()) && best == null; s++) {
-                best = bestMoveFrom(b, costBenefit, units, sources.get(s));
+                best = bestMoveFrom(b, costBenefit, units, sources.get(s), refused);
+                tried++;
             }
             if (best == null) {
-                b.note("no IO move passes Pesto's percentile filter, the rules and cost-benefit");
+                b.note(stopNote(p, sources.subList(0, tried), made, refused));
                 break;
             }
             CostBenefit.Result r = best.result;
@@ -88,14 +93,32 @@ public final class LatencyEqualization implements BalancingStrategy {
                     r.describe());
             b.add(best.unit, best.destination, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary,
                     List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);
+            made++;
         }
     }
 
-    private Candidate bestMoveFrom(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int src) {
+    /**
+     * Why the run makes no further IO move, true of the run as a whole: "no IO move passes …" only when
+     * none did; after some moves, which sources are still over the threshold. Either way with the
+     * counted refusals, so that an administrator sees which check holds the datastore where it is.
+     */
+    static String stopNote(WorkingPlacement p, List<Integer> sources, int made, Refusals refused) {
+        String from = String.join(", ", sources.stream().map(p::datastoreName).toList());
+        String why = refused.describe(from, p.settings().ioImbalanceThresholdMs());
+        if (made == 0) {
+            return "no IO move passes Pesto's percentile filter, the rules, cost-benefit and the per-IO and overshoot guards; " + why;
+        }
+        String p90 = String.join(", ", sources.stream().map(j -> Estimate.ms(p.p90(j)) + " ms").toList());
+        return String.format(Locale.ROOT, "after %d IO move%s %s %s still over the %.0f ms threshold (p90 %s as the run predicts it); %s",
+                made, made == 1 ? "" : "s", from, sources.size() == 1 ? "is" : "are", p.settings().ioLatencyThresholdMs(), p90, why);
+    }
+
+    private Candidate bestMoveFrom(MovePlanBuilder b, CostBenefit costBenefit, List<MovableUnit> units, int src, Refusals refused) {
         WorkingPlacement p = b.placement();
         double[] sp = p.percentiles(src);
         List<Integer> destinations = IoLoadTrigger.destinations(p, src, destinationsPerSource);
         if (destinations.isEmpty()) {
+            refused.noDestination++;
             return null;
         }
         List<MovableUnit> candidates = p.unitsOn(units, src);
@@ -111,23 +134,78 @@ public final class LatencyEqualization implements BalancingStrategy {
             }
             Prediction srcAfter = null;
             for (int dst : destinations) {
+                refused.candidates++;
                 if (sourceBetterSomewhere(sp, p.percentiles(dst))) {
+                    refused.filter++;
                     continue;
                 }
                 if (!RuleChecker.allows(p, u.vm(), u.disks(), dst, false)) {
+                    refused.rules++;
                     continue;
                 }
                 if (srcAfter == null) {
                     srcAfter = p.load(src).predictWith(null, u.disks(), null);
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
-                if (r.worthwhile() && !overshoots(r) && !costBenefit.raisesPerIoLatency(u, src, dst, r)
-                        && (best == null || r.margin() > best.result.margin())) {
+                if (!r.worthwhile()) {
+                    refused.costBenefit++;
+                } else if (overshoots(r)) {
+                    refused.overshoot++;
+                } else if (costBenefit.raisesPerIoLatency(u, src, dst, r)) {
+                    refused.perIo++;
+                } else if (best == null || r.margin() > best.result.margin()) {
                     best = new Candidate(u, dst, r);
                 }
             }
         }
         return best;
+    }
+
+    /** Why the candidate moves of one step were refused, counted, for the run's note. */
+    static final class Refusals {
+        int candidates;
+        int noDestination;
+        int filter;
+        int rules;
+        int costBenefit;
+        int overshoot;
+        int perIo;
+
+        /**
+         * "of the 8 candidate moves (unit, destination) from gold-7k1, 4 fail Pesto's percentile filter, 2 do not pay
+         * (Eqs. 10–11 on bounds), 2 would raise per-IO latency".
+         */
+        String describe(String from, double imbalanceMs) {
+            List<String> parts = new java.util.ArrayList<>();
+            if (filter > 0) {
+                parts.add(filter + " fail Pesto's percentile filter");
+            }
+            if (rules > 0) {
+                parts.add(rules + " break a rule");
+            }
+            if (costBenefit > 0) {
+                parts.add(costBenefit + " do not pay (Eqs. 10–11 on bounds)");
+            }
+            if (overshoot > 0) {
+                parts.add(overshoot + " overshoot (the destination would be slower than the source is)");
+            }
+            if (perIo > 0) {
+                parts.add(perIo + " would raise per-IO latency");
+            }
+            List<String> out = new java.util.ArrayList<>();
+            if (candidates > 0) {
+                out.add(String.format(Locale.ROOT, "of the %d candidate move%s (unit, destination) from %s, %s", candidates,
+                        candidates == 1 ? "" : "s", from, String.join(", ", parts)));
+            }
+            if (noDestination > 0) {
+                out.add(String.format(Locale.ROOT, "%s no destination %.0f ms (the imbalance threshold) lower at p90",
+                        noDestination == 1 ? "1 source has" : noDestination + " sources have", imbalanceMs));
+            }
+            if (out.isEmpty()) {
+                out.add("every unit on " + from + " that does IO has moved in this run");
+            }
+            return String.join("; ", out);
+        }
     }
 
     /**
