@@ -215,10 +215,16 @@ public final class CostBenefit {
      * mean without making any IO faster, while a busy fast disk leaving one raises it.
      */
     public boolean raisesPerIoLatency(MovableUnit unit, int source, int destination, Result r) {
+        double[] rates = pairRates(unit, source, destination, r);
+        return !(rates[1] > rates[0] * (1 + 1e-9));
+    }
+
+    /** The pair's IO rate (IOPS) now and as predicted after the move: {before, after} ({@link #raisesPerIoLatency}). */
+    public double[] pairRates(MovableUnit unit, int source, int destination, Result r) {
         double before = p.ioRate(source) + p.ioRate(destination);
         double[] after = p.rateAfter(unit.disks(), source, destination, r.source().latencyAfterMs().value(),
                 r.destination().latencyAfterMs().value());
-        return !(after[0] + after[1] > before * (1 + 1e-9));
+        return new double[] {before, after[0] + after[1]};
     }
 
     /**

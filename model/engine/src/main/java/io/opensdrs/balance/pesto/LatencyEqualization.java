@@ -135,12 +135,15 @@ public final class LatencyEqualization implements BalancingStrategy {
             Prediction srcAfter = null;
             for (int dst : destinations) {
                 refused.candidates++;
-                if (sourceBetterSomewhere(sp, p.percentiles(dst))) {
-                    refused.filter++;
+                java.util.function.Supplier<String> name = () -> p.unitName(u) + " → " + p.datastoreName(dst);
+                double[] dp = p.percentiles(dst);
+                if (sourceBetterSomewhere(sp, dp)) {
+                    refused.add(Refusals.FILTER, () -> String.format(Locale.ROOT, "%s: p50/p70/p90 %s vs %s ms", name.get(), triple(sp), triple(dp)));
                     continue;
                 }
-                if (!RuleChecker.allows(p, u.vm(), u.disks(), dst, false)) {
-                    refused.rules++;
+                java.util.Optional<String> violation = RuleChecker.violation(p, u.vm(), u.disks(), dst, false);
+                if (violation.isPresent()) {
+                    refused.add(Refusals.RULES, () -> name.get() + ": " + violation.get());
                     continue;
                 }
                 if (srcAfter == null) {
@@ -148,11 +151,17 @@ public final class LatencyEqualization implements BalancingStrategy {
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
                 if (!r.worthwhile()) {
-                    refused.costBenefit++;
+                    refused.add(Refusals.COST_BENEFIT, () -> String.format(Locale.ROOT, "%s: benefit ≥ %s, cost ≤ %s ms·OIO·s", name.get(),
+                            CostBenefit.magnitude(r.benefit().lower()), CostBenefit.magnitude(r.cost().upper())));
                 } else if (overshoots(r)) {
-                    refused.overshoot++;
+                    refused.add(Refusals.OVERSHOOT, () -> String.format(Locale.ROOT, "%s: destination %s ms with it, source %s ms now", name.get(),
+                            Estimate.ms(r.destination().latencyAfterMs().value()), Estimate.ms(r.source().latencyBeforeMs().value())));
                 } else if (costBenefit.raisesPerIoLatency(u, src, dst, r)) {
-                    refused.perIo++;
+                    refused.add(Refusals.PER_IO, () -> {
+                        double[] rates = costBenefit.pairRates(u, src, dst, r);
+                        return String.format(Locale.ROOT, "%s: the pair's IO rate %.0f → %.0f IOPS, source %s, destination %s (%s)", name.get(),
+                                rates[0], rates[1], r.source().latencyChange(), r.destination().latencyChange(), r.destination().model());
+                    });
                 } else if (best == null || r.margin() > best.result.margin()) {
                     best = new Candidate(u, dst, r);
                 }
@@ -161,40 +170,69 @@ public final class LatencyEqualization implements BalancingStrategy {
         return best;
     }
 
-    /** Why the candidate moves of one step were refused, counted, for the run's note. */
+    private static String triple(double[] v) {
+        return Estimate.ms(v[0]) + "/" + Estimate.ms(v[1]) + "/" + Estimate.ms(v[2]);
+    }
+
+    /**
+     * Why the candidate moves of one step were refused, for the run's note: per check, how many, and the
+     * first {@link #EXAMPLES} with the numbers the check read, so that an administrator sees which check
+     * holds a datastore where it is.
+     */
     static final class Refusals {
+        static final int EXAMPLES = 3;
+        static final int FILTER = 0;
+        static final int RULES = 1;
+        static final int COST_BENEFIT = 2;
+        static final int OVERSHOOT = 3;
+        static final int PER_IO = 4;
+        private static final String[][] WHAT = {
+                {"fails Pesto's percentile filter", "fail Pesto's percentile filter"},
+                {"breaks a rule", "break a rule"},
+                {"does not pay (Eqs. 10–11 on bounds)", "do not pay (Eqs. 10–11 on bounds)"},
+                {"overshoots (the destination would be slower with it than the source is)",
+                        "overshoot (the destination would be slower with them than the source is)"},
+                {"would raise per-IO latency", "would raise per-IO latency"}};
+
         int candidates;
         int noDestination;
-        int filter;
-        int rules;
-        int costBenefit;
-        int overshoot;
-        int perIo;
+        private final int[] counts = new int[WHAT.length];
+        private final List<List<String>> examples = new java.util.ArrayList<>();
+
+        Refusals() {
+            for (int i = 0; i < WHAT.length; i++) {
+                examples.add(new java.util.ArrayList<>());
+            }
+        }
+
+        /** Counts a refusal; its example is written only while fewer than {@link #EXAMPLES} are kept (planning stays cheap). */
+        void add(int reason, java.util.function.Supplier<String> example) {
+            counts[reason]++;
+            if (examples.get(reason).size() < EXAMPLES) {
+                examples.get(reason).add(example.get());
+            }
+        }
+
+        int count(int reason) {
+            return counts[reason];
+        }
 
         /**
-         * "of the 8 candidate moves (unit, destination) from gold-7k1, 4 fail Pesto's percentile filter, 2 do not pay
-         * (Eqs. 10–11 on bounds), 2 would raise per-IO latency".
+         * "of the 7 candidate moves (unit → destination) from gold-7k1: 4 would raise per-IO latency (VM gold-log4 →
+         * gold-ssd1: the pair's IO rate 812 → 790 IOPS, …; …), 2 fail Pesto's percentile filter (…)".
          */
         String describe(String from, double imbalanceMs) {
             List<String> parts = new java.util.ArrayList<>();
-            if (filter > 0) {
-                parts.add(filter + " fail Pesto's percentile filter");
-            }
-            if (rules > 0) {
-                parts.add(rules + " break a rule");
-            }
-            if (costBenefit > 0) {
-                parts.add(costBenefit + " do not pay (Eqs. 10–11 on bounds)");
-            }
-            if (overshoot > 0) {
-                parts.add(overshoot + " overshoot (the destination would be slower than the source is)");
-            }
-            if (perIo > 0) {
-                parts.add(perIo + " would raise per-IO latency");
+            for (int i = 0; i < WHAT.length; i++) {
+                if (counts[i] > 0) {
+                    int more = counts[i] - examples.get(i).size();
+                    parts.add(String.format(Locale.ROOT, "%d %s (%s%s)", counts[i], WHAT[i][counts[i] == 1 ? 0 : 1],
+                            String.join("; ", examples.get(i)), more > 0 ? "; " + more + " more" : ""));
+                }
             }
             List<String> out = new java.util.ArrayList<>();
             if (candidates > 0) {
-                out.add(String.format(Locale.ROOT, "of the %d candidate move%s (unit, destination) from %s, %s", candidates,
+                out.add(String.format(Locale.ROOT, "of the %d candidate move%s (unit → destination) from %s: %s", candidates,
                         candidates == 1 ? "" : "s", from, String.join(", ", parts)));
             }
             if (noDestination > 0) {

@@ -63,7 +63,9 @@ class LatencyEqualizationTest {
         MovePlan none = new LatencyEqualization().plan(twoDatastores(2000, null, null)
                 .settings(BalancingSettings.builder().spaceUtilizationThreshold(0.9).build()).build());
         assertThat(none.moves()).isEmpty();
-        assertThat(none.notes()).anyMatch(n -> n.startsWith("no IO move passes") && n.contains("2 do not pay (Eqs. 10–11 on bounds)"));
+        // each refusal named with the numbers the check read
+        assertThat(none.notes()).anyMatch(n -> n.startsWith("no IO move passes")
+                && n.contains("2 do not pay (Eqs. 10–11 on bounds) (VM mover → B: benefit ≥ ") && n.contains("VM stayer → B: benefit ≥ "));
     }
 
     @Test
