@@ -26,9 +26,25 @@ public record DatastoreForecast(String datastoreId, String model, Estimate laten
         return change(idleBefore ? null : latencyBeforeMs.toString(), idleAfter ? null : latencyAfterMs.toString());
     }
 
-    /** The p90 before (observed) → after (projected), the same way: "51.12 → 44.54 ms", "idle → 0.21 ms". */
+    /**
+     * The p90 before (observed) → after (projected), the same way: "51.12 → 44.54 ms", "idle → 0.21 ms". The
+     * projection shifts the observed p90 by the model's predicted change of the mean, floored at 0
+     * ({@link WorkingPlacement#percentilesFor}); where the floor is reached the model's fall is larger than the
+     * p90 itself, which projects nothing: "0.32 ms → not projected (the model's mean falls 0.49 ms, more than
+     * the p90)".
+     */
     public String p90Change() {
+        if (!idleAfter && !(p90AfterMs > 0)) {
+            return (idleBefore ? IDLE : Estimate.ms(p90BeforeMs) + " ms") + " → " + unprojected();
+        }
         return change(idleBefore ? null : Estimate.ms(p90BeforeMs), idleAfter ? null : Estimate.ms(p90AfterMs));
+    }
+
+    /** A p90 after the move that the shift cannot project (floored at 0): what the model said instead. */
+    private String unprojected() {
+        double fall = latencyBeforeMs.value() - latencyAfterMs.value();
+        return idleBefore || !(fall > 0) ? "not projected"
+                : "not projected (the model's mean falls " + Estimate.ms(fall) + " ms, more than the p90)";
     }
 
     /** "a → b ms" with either side "idle" (null); the unit follows each number. */

@@ -35,8 +35,9 @@ public record Estimate(double value, double lower, double upper) {
         return v != 0 && Math.abs(v) < 0.005 ? String.format(Locale.ROOT, "%.2g", v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
+    /** "4.89 [1.20, 13.24]"; an interval cut at zero reads "[0, 13.24]", a bound, not a latency of 0.00. */
     @Override
     public String toString() {
-        return hasInterval() ? ms(value) + " [" + ms(lower) + ", " + ms(upper) + "]" : ms(value);
+        return hasInterval() ? ms(value) + " [" + (lower == 0 ? "0" : ms(lower)) + ", " + ms(upper) + "]" : ms(value);
     }
 }

@@ -52,12 +52,26 @@ class ExplanationTextTest {
         assertThat(summary).contains("destination idle → 12.00 ms").doesNotContain("destination 2.00");
     }
 
+    /**
+     * A model can predict a datastore's mean falling by more than its p90 (the demo's queueing model: an SSD's mean
+     * 0.54 → 0.05 ms with a disk added, at 0.32 ms p90); the shifted p90 floors at 0, which is no projection.
+     */
+    @Test
+    void aP90ProjectionFlooredAtZeroSaysSoInsteadOfZero() {
+        DatastoreForecast f = new DatastoreForecast("ssd", "queueing", Estimate.exact(0.54), Estimate.exact(0.05), 0.32, 0,
+                false, false);
+        assertThat(f.p90Change()).isEqualTo("0.32 ms → not projected (the model's mean falls 0.49 ms, more than the p90)");
+        assertThat(f.latencyChange()).isEqualTo("0.54 → 0.05 ms");
+    }
+
     @Test
     void aLatencyBelowFiveMicrosecondsIsNotPrintedAsZero() {
         assertThat(Estimate.ms(0.004)).isEqualTo("0.0040");
         assertThat(Estimate.ms(0)).isEqualTo("0.00");
         assertThat(Estimate.ms(0.21)).isEqualTo("0.21");
         assertThat(new Estimate(0.003, 0.001, 0.02).toString()).isEqualTo("0.0030 [0.0010, 0.02]");
+        // an interval cut at zero: a bound, not a latency
+        assertThat(new Estimate(4.89, 0, 13.24).toString()).isEqualTo("4.89 [0, 13.24]");
     }
 
     /**
