@@ -262,6 +262,7 @@ public final class DemoRun {
     private List<Long> runNowAndApply(LocalLoop loop) throws Exception {
         ServerApi api = loop.api();
         List<Long> ids = new ArrayList<>();
+        RecommendationText.Names names = RecommendationText.Names.read(api);
         for (JsonNode cluster : api.get("/api/v1/clusters")) {
             String id = cluster.path("id").asText();
             JsonNode run = api.post("/api/v1/clusters/" + id + "/run", Map.of());
@@ -277,7 +278,7 @@ public final class DemoRun {
             }
             for (JsonNode r : run.path("recommendationIds")) {
                 long rid = r.asLong();
-                say(describeRecommendation(api, rid));
+                say(describeRecommendation(api, rid, names));
                 if (!appliedByServer.contains(rid)) { // a cluster in manual mode: apply, as "Apply" in the UI
                     api.post("/api/v1/recommendations/" + rid + "/apply", Map.of());
                 }
@@ -292,34 +293,16 @@ public final class DemoRun {
         return ids;
     }
 
-    /** A recommendation as the administrator sees it: reason code, the engine's explanation, the moves. */
-    static String describeRecommendation(ServerApi api, long id) throws Exception {
+    /** A recommendation as the administrator sees it ({@link RecommendationText}). */
+    static String describeRecommendation(ServerApi api, long id, RecommendationText.Names names) throws Exception {
         JsonNode rec = api.get("/api/v1/recommendations/" + id);
-        StringBuilder b = new StringBuilder(String.format("  recommendation %d [%s]", id, rec.path("reasonCode").asText()));
         JsonNode why = null;
         try {
             why = api.get("/api/v1/recommendations/" + id + "/explanation");
         } catch (ServerApi.ApiException e) {
             // made by hand, not by the engine: no explanation
         }
-        if (why != null) {
-            b.append(": ").append(why.path("summary").asText());
-            if (why.hasNonNull("benefit") && why.hasNonNull("cost")) {
-                b.append(String.format("%n      benefit %.1f vs cost %.1f (Pesto Eqs. 10-11)", why.at("/benefit/value").asDouble(),
-                        why.at("/cost/value").asDouble()));
-            }
-            for (JsonNode f : why.path("datastores")) {
-                b.append(String.format("%n      %-12s %-7s predicted latency %.2f -> %.2f ms, p90 %.2f -> %.2f ms",
-                        f.path("datastoreName").asText(), f.path("model").asText(), f.at("/latencyBeforeMs/value").asDouble(),
-                        f.at("/latencyAfterMs/value").asDouble(), f.path("p90BeforeMs").asDouble(), f.path("p90AfterMs").asDouble()));
-            }
-        }
-        for (JsonNode a : rec.path("actions")) {
-            b.append(String.format("%n      move %s %s from %s to %s (%.1f GB)", a.path("vmId").asText(),
-                    a.path("homeOnly").asBoolean() ? "home (its disks stay)" : "disks " + a.path("diskKeys"),
-                    a.path("sourceDatastoreIds"), a.path("destinationDatastoreId").asText(), a.path("sizeBytes").asLong() / 1e9));
-        }
-        return b.toString();
+        return RecommendationText.describe(id, rec, why, names);
     }
 
     /** Waits until every recommendation is finished in vCenter and every testbed copy is done. */
@@ -342,8 +325,9 @@ public final class DemoRun {
                     copying++;
                 } else if (!reported.contains(m)) {
                     reported.add(m);
-                    say(String.format("  applied: %s disk %d  %s -> %s (testbed IO now on %s, %.0f s)", m.vm(), m.diskKey(),
-                            m.from(), m.to(), s.getDatastoreNow(), (System.currentTimeMillis() - m.startedAtMs()) / 1000.0));
+                    say(String.format("  applied: disk %s of %s  %s -> %s (testbed IO now on %s, %.0f s)",
+                            loop.follower().diskName(m.vm(), m.diskKey()), m.vm(), m.from(), m.to(), s.getDatastoreNow(),
+                            (System.currentTimeMillis() - m.startedAtMs()) / 1000.0));
                 }
             }
             if (open == 0 && copying == 0) {
@@ -401,7 +385,8 @@ public final class DemoRun {
         return improved;
     }
 
+    /** A measured latency; "idle" for a datastore whose disks did no IO in the span. */
     private static String ms(double v) {
-        return Double.isNaN(v) ? "-" : String.format("%.2f", v);
+        return Double.isNaN(v) ? "idle" : String.format("%.2f", v);
     }
 }
