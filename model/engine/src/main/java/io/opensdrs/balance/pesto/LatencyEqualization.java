@@ -170,8 +170,16 @@ public final class LatencyEqualization implements BalancingStrategy {
         return best;
     }
 
-    private static String triple(double[] v) {
-        return Estimate.ms(v[0]) + "/" + Estimate.ms(v[1]) + "/" + Estimate.ms(v[2]);
+    /**
+     * "13.60/14.58/30.43": p50/p70/p90 as the run believes them. A percentile the model's predicted fall has
+     * shifted below zero is floored there ({@link WorkingPlacement#percentilesFor}), which is no latency: "0 (floored)".
+     */
+    static String triple(double[] v) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < v.length; k++) {
+            b.append(k == 0 ? "" : "/").append(v[k] > 0 ? Estimate.ms(v[k]) : "0 (floored)");
+        }
+        return b.toString();
     }
 
     /**

@@ -65,6 +65,11 @@ class ExplanationTextTest {
     }
 
     @Test
+    void aPercentileFlooredAtZeroInANoteSaysSo() {
+        assertThat(LatencyEqualization.triple(new double[] {0, 60.25, 217.22})).isEqualTo("0 (floored)/60.25/217.22");
+    }
+
+    @Test
     void aLatencyBelowFiveMicrosecondsIsNotPrintedAsZero() {
         assertThat(Estimate.ms(0.004)).isEqualTo("0.0040");
         assertThat(Estimate.ms(0)).isEqualTo("0.00");
