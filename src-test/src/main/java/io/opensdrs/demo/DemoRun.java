@@ -1,6 +1,7 @@
 package io.opensdrs.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.loop.LocalLoop;
 import io.opensdrs.loop.ManagedProcess;
 import io.opensdrs.loop.MeasuredLatency;
@@ -25,10 +26,11 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The demo: the whole loop on one machine (the world has been printed by the command). Starts vcsim, the testbed, the
  * server and one agent per host ({@link LocalLoop}), waits for a model per datastore, measures
- * per-datastore latency, runs Storage DRS now on every datastore cluster, applies its
- * recommendations, follows the storage vMotions (checked against the simulator with govc),
- * measures again and prints the before/after table. Then it keeps running for the UI until
- * Ctrl-C, or exits (0 if the worst datastore's p90 latency fell) with {@code exitWhenDone}.
+ * per-datastore latency, then runs Storage DRS on every datastore cluster until it converges (a run
+ * recommends nothing new; at most {@link #MAX_RUNS} runs): each run's recommendations are printed and
+ * applied, the storage vMotions followed (checked against the simulator with govc), and the table
+ * measured again and printed. Then it keeps running for the UI until Ctrl-C, or exits (0 if the worst
+ * datastore's p90 latency fell) with {@code exitWhenDone}.
  */
 public final class DemoRun {
     /** 20-s windows per measurement: two simulated minutes per side of the table. */
@@ -41,6 +43,10 @@ public final class DemoRun {
      */
     private static final Duration SIZES_GRACE = Duration.ofSeconds(60);
     private static final Duration MIGRATIONS_TIMEOUT = Duration.ofMinutes(5);
+    /** Storage DRS runs at most this often, each after the previous one's moves have settled (issue 41: until it converges). */
+    static final int MAX_RUNS = 4;
+    /** SDRS's IO latency threshold on p90, the table's yardstick (the demo's clusters keep the default). */
+    private static final double THRESHOLD_MS = BalancingSettings.defaults().ioLatencyThresholdMs();
 
     private final Scenario scenario;
     private final LocalLoop.Settings settings;
@@ -69,9 +75,14 @@ public final class DemoRun {
         return new DemoRun(scenario, settings, out, kind);
     }
 
-    /** The outcome: the two measurements and whether the worst p90 fell. */
+    /**
+     * The outcome: the measurement before Storage DRS and after its last run that moved something, every run's
+     * measurement in order, whether a run recommended nothing new within {@link #MAX_RUNS}, every storage vMotion
+     * followed, and whether the worst p90 fell.
+     */
     public record Outcome(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after,
-                          List<PlacementFollower.Move> moves, boolean improved) {
+                          List<Map<String, DatastoreLatency>> afterEachRun, boolean converged, List<PlacementFollower.Move> moves,
+                          boolean improved) {
     }
 
     /**
@@ -99,19 +110,41 @@ public final class DemoRun {
             if (modelKind != null) {
                 pinModelKind(loop, modelKind);
             }
-            step("running Storage DRS now on every datastore cluster");
-            List<Long> recommendations = runNowAndApply(loop);
-            step("following the storage vMotions");
-            awaitMigrations(loop, recommendations);
-            checkAgainstSimulator(loop);
-            step("letting the world settle, then measuring again");
-            MeasuredLatency.record(loop.world(), 2, this::say);
-            Map<String, DatastoreLatency> after = MeasuredLatency.record(loop.world(), MEASURE_WINDOWS, this::say);
-            boolean improved = printTable(before, after);
+            List<String> labels = new ArrayList<>(List.of("before"));
+            List<Map<String, DatastoreLatency>> measured = new ArrayList<>(List.of(before));
+            boolean converged = false;
+            for (int run = 1; run <= MAX_RUNS; run++) {
+                step("Storage DRS run " + run + " (of at most " + MAX_RUNS + ", until a run recommends nothing new) on every datastore cluster");
+                int movesBefore = loop.follower().moves().size();
+                List<Long> recommendations = runNowAndApply(loop);
+                if (recommendations.isEmpty()) {
+                    say("run " + run + " recommends nothing new: Storage DRS has converged");
+                    converged = true;
+                    break;
+                }
+                step("following the storage vMotions of run " + run);
+                awaitMigrations(loop, recommendations, movesBefore);
+                List<PlacementFollower.Move> all = loop.follower().moves();
+                checkAgainstSimulator(loop, all.subList(movesBefore, all.size()));
+                // the next run must read statistics of the new placement only: wait until the server's longest
+                // percentile window holds none from before the moves, and measure its last windows
+                step("letting the world settle, then measuring again");
+                MeasuredLatency.record(loop.world(), LocalLoop.WINDOWS_TO_FILL_STATS - MEASURE_WINDOWS, this::say);
+                labels.add("after run " + run);
+                measured.add(MeasuredLatency.record(loop.world(), MEASURE_WINDOWS, this::say));
+                out.println();
+                out.print(LatencyTable.render(labels, measured, scenario.datastoreClusters(), THRESHOLD_MS));
+            }
+            if (!converged) {
+                say("not converged: run " + MAX_RUNS + " still recommended moves");
+            }
+            Map<String, DatastoreLatency> after = measured.get(measured.size() - 1);
+            boolean improved = printOutcome(before, after, labels.get(labels.size() - 1));
             out.printf("%nThe plugin UI: http://127.0.0.1:%d/ui/  (user admin, password %s)%n", loop.httpPort(),
                     loop.adminPassword());
             out.printf("Demo done in %s.%n", elapsed());
-            Outcome outcome = new Outcome(before, after, loop.follower().moves(), improved);
+            Outcome outcome = new Outcome(before, after, List.copyOf(measured.subList(1, measured.size())), converged,
+                    loop.follower().moves(), improved);
             if (!exitWhenDone) {
                 out.println("Everything keeps running; Ctrl-C stops it all.");
                 out.flush();
@@ -262,6 +295,7 @@ public final class DemoRun {
     private List<Long> runNowAndApply(LocalLoop loop) throws Exception {
         ServerApi api = loop.api();
         List<Long> ids = new ArrayList<>();
+        RecommendationText.Names names = RecommendationText.Names.read(api);
         for (JsonNode cluster : api.get("/api/v1/clusters")) {
             String id = cluster.path("id").asText();
             JsonNode run = api.post("/api/v1/clusters/" + id + "/run", Map.of());
@@ -277,7 +311,7 @@ public final class DemoRun {
             }
             for (JsonNode r : run.path("recommendationIds")) {
                 long rid = r.asLong();
-                say(describeRecommendation(api, rid));
+                say(describeRecommendation(api, rid, names));
                 if (!appliedByServer.contains(rid)) { // a cluster in manual mode: apply, as "Apply" in the UI
                     api.post("/api/v1/recommendations/" + rid + "/apply", Map.of());
                 }
@@ -292,38 +326,23 @@ public final class DemoRun {
         return ids;
     }
 
-    /** A recommendation as the administrator sees it: reason code, the engine's explanation, the moves. */
-    static String describeRecommendation(ServerApi api, long id) throws Exception {
+    /** A recommendation as the administrator sees it ({@link RecommendationText}). */
+    static String describeRecommendation(ServerApi api, long id, RecommendationText.Names names) throws Exception {
         JsonNode rec = api.get("/api/v1/recommendations/" + id);
-        StringBuilder b = new StringBuilder(String.format("  recommendation %d [%s]", id, rec.path("reasonCode").asText()));
         JsonNode why = null;
         try {
             why = api.get("/api/v1/recommendations/" + id + "/explanation");
         } catch (ServerApi.ApiException e) {
             // made by hand, not by the engine: no explanation
         }
-        if (why != null) {
-            b.append(": ").append(why.path("summary").asText());
-            if (why.hasNonNull("benefit") && why.hasNonNull("cost")) {
-                b.append(String.format("%n      benefit %.1f vs cost %.1f (Pesto Eqs. 10-11)", why.at("/benefit/value").asDouble(),
-                        why.at("/cost/value").asDouble()));
-            }
-            for (JsonNode f : why.path("datastores")) {
-                b.append(String.format("%n      %-12s %-7s predicted latency %.2f -> %.2f ms, p90 %.2f -> %.2f ms",
-                        f.path("datastoreName").asText(), f.path("model").asText(), f.at("/latencyBeforeMs/value").asDouble(),
-                        f.at("/latencyAfterMs/value").asDouble(), f.path("p90BeforeMs").asDouble(), f.path("p90AfterMs").asDouble()));
-            }
-        }
-        for (JsonNode a : rec.path("actions")) {
-            b.append(String.format("%n      move %s %s from %s to %s (%.1f GB)", a.path("vmId").asText(),
-                    a.path("homeOnly").asBoolean() ? "home (its disks stay)" : "disks " + a.path("diskKeys"),
-                    a.path("sourceDatastoreIds"), a.path("destinationDatastoreId").asText(), a.path("sizeBytes").asLong() / 1e9));
-        }
-        return b.toString();
+        return RecommendationText.describe(id, rec, why, names);
     }
 
-    /** Waits until every recommendation is finished in vCenter and every testbed copy is done. */
-    private void awaitMigrations(LocalLoop loop, List<Long> recommendations) throws Exception {
+    /**
+     * Waits until every recommendation is finished in vCenter and every testbed copy from the follower's
+     * {@code firstMove}-th on (this run's) is done.
+     */
+    private void awaitMigrations(LocalLoop loop, List<Long> recommendations, int firstMove) throws Exception {
         long deadline = System.nanoTime() + MIGRATIONS_TIMEOUT.toNanos();
         long lastNote = System.nanoTime();
         List<PlacementFollower.Move> reported = new ArrayList<>();
@@ -336,14 +355,16 @@ public final class DemoRun {
                 }
             }
             int copying = 0;
-            for (PlacementFollower.Move m : loop.follower().moves()) {
+            List<PlacementFollower.Move> moves = loop.follower().moves();
+            for (PlacementFollower.Move m : moves.subList(Math.min(firstMove, moves.size()), moves.size())) {
                 RelocationStatus s = loop.follower().status(m.vm(), m.diskKey());
                 if (!s.getDone()) {
                     copying++;
                 } else if (!reported.contains(m)) {
                     reported.add(m);
-                    say(String.format("  applied: %s disk %d  %s -> %s (testbed IO now on %s, %.0f s)", m.vm(), m.diskKey(),
-                            m.from(), m.to(), s.getDatastoreNow(), (System.currentTimeMillis() - m.startedAtMs()) / 1000.0));
+                    say(String.format("  applied: disk %s of %s  %s -> %s (testbed IO now on %s, %.0f s)",
+                            loop.follower().diskName(m.vm(), m.diskKey()), m.vm(), m.from(), m.to(), s.getDatastoreNow(),
+                            (System.currentTimeMillis() - m.startedAtMs()) / 1000.0));
                 }
             }
             if (open == 0 && copying == 0) {
@@ -368,9 +389,9 @@ public final class DemoRun {
         }
     }
 
-    /** Every moved disk's backing file is on its destination in vCenter (govc) and in the testbed. */
-    private void checkAgainstSimulator(LocalLoop loop) throws Exception {
-        for (PlacementFollower.Move m : loop.follower().moves()) {
+    /** Each of {@code moves}' disks has its backing file on its destination in vCenter (govc). */
+    private void checkAgainstSimulator(LocalLoop loop, List<PlacementFollower.Move> moves) throws Exception {
+        for (PlacementFollower.Move m : moves) {
             String disk = loop.scenario().vms().stream().filter(v -> v.name().equals(m.vm())).findFirst()
                     .map(v -> v.disks().get(m.diskKey() - 2000).name()).orElse("?");
             String expected = "[" + m.to() + "] " + m.vm() + "/" + disk;
@@ -381,27 +402,18 @@ public final class DemoRun {
         }
     }
 
-    /** Prints the before/after table; true when the worst datastore's p90 fell. */
-    private boolean printTable(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after) {
-        out.println();
-        out.println("Per-datastore latency measured by the testbed (p50/p90 in ms, IO-weighted over each datastore's disks)");
-        out.printf("%-14s | %8s %8s %6s | %8s %8s %6s%n", "datastore", "p50", "p90", "disks", "p50", "p90", "disks");
-        out.printf("%-14s | %-24s | %-24s%n", "", "before", "after");
-        for (String ds : before.keySet()) {
-            DatastoreLatency b = before.get(ds);
-            DatastoreLatency a = after.get(ds);
-            out.printf("%-14s | %8s %8s %6d | %8s %8s %6d%n", ds, ms(b.p50Ms()), ms(b.p90Ms()), b.disks(), ms(a.p50Ms()),
-                    ms(a.p90Ms()), a.disks());
-        }
+    /** Prints the worst datastore's p90 before and after the last run; true when it fell. */
+    private boolean printOutcome(Map<String, DatastoreLatency> before, Map<String, DatastoreLatency> after, String label) {
         double wb = MeasuredLatency.worstP90(before);
         double wa = MeasuredLatency.worstP90(after);
         boolean improved = wa < wb;
-        out.printf("worst datastore p90: %.2f ms before, %.2f ms after: %s%n", wb, wa,
+        out.printf("worst datastore p90: %.2f ms before, %.2f ms %s: %s%n", wb, wa, label,
                 improved ? String.format("improved by %.0f %%", 100 * (1 - wa / wb)) : "NOT improved");
         return improved;
     }
 
+    /** A measured latency; "idle" for a datastore whose disks did no IO in the span. */
     private static String ms(double v) {
-        return Double.isNaN(v) ? "-" : String.format("%.2f", v);
+        return Double.isNaN(v) ? "idle" : String.format("%.2f", v);
     }
 }

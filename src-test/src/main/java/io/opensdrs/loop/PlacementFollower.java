@@ -92,6 +92,13 @@ public final class PlacementFollower implements AutoCloseable {
         return List.copyOf(moves);
     }
 
+    /** The scenario's name of a VM's disk by its testbed key (2000 + its position), or "2001" when it has none. */
+    public String diskName(String vm, int testbedKey) {
+        return scenario.vms().stream().filter(v -> v.name().equals(vm)).findFirst()
+                .filter(v -> testbedKey - 2000 >= 0 && testbedKey - 2000 < v.disks().size())
+                .map(v -> v.disks().get(testbedKey - 2000).name()).orElse(Integer.toString(testbedKey));
+    }
+
     /** The last error talking to the server (it may be down on purpose), or null. */
     public String lastError() {
         return lastError;
@@ -190,8 +197,8 @@ public final class PlacementFollower implements AutoCloseable {
                 continue;
             }
             moves.add(new Move(-1, -1, null, vm, testbedKey, now.getDatastoreNow(), ds, System.currentTimeMillis()));
-            progress.accept(String.format("  storage vMotion seen done in vCenter: %s disk %d  %s -> %s (testbed copy started)",
-                    vm, testbedKey, now.getDatastoreNow(), ds));
+            progress.accept(String.format("  storage vMotion seen done in vCenter: disk %s of %s  %s -> %s (testbed copy started)",
+                    diskName(vm, testbedKey), vm, now.getDatastoreNow(), ds));
         }
     }
 
@@ -240,8 +247,8 @@ public final class PlacementFollower implements AutoCloseable {
             Move m = new Move(actionId, a.path("recommendationId").asLong(-1), a.path("taskId").asText(null), vm, key, now.getDatastoreNow(), dest,
                     System.currentTimeMillis());
             moves.add(m);
-            progress.accept(String.format("  storage vMotion started: %s disk %d  %s -> %s (vCenter task %s)", vm, key,
-                    m.from(), dest, a.path("taskId").asText()));
+            progress.accept(String.format("  storage vMotion started: disk %s of %s  %s -> %s (vCenter task %s)", diskName(vm, key),
+                    vm, m.from(), dest, a.path("taskId").asText()));
         }
     }
 

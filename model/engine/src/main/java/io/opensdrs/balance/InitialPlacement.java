@@ -159,12 +159,12 @@ public final class InitialPlacement {
             CostBenefit.Result r = forecasts.evaluate(u, unplaced, best);
             List<String> ranked = new ArrayList<>();
             allowed.forEach(j -> ranked.add(p.datastoreId(j)));
-            String summary = String.format(Locale.ROOT, "%s: %s on %s%s; predicted latency %s → %s ms (%s)",
+            String summary = String.format(Locale.ROOT, "%s: %s on %s%s; predicted latency %s (%s)",
                     objective == Objective.PESTO_BALANCE ? "most balanced placement (Pesto §5.4.2)"
                             : "least normalized load (BASIL §4)",
                     String.join(", ", diskIds), p.datastoreName(best),
                     request.disks().stream().anyMatch(d -> d.workload() == null) ? ", workload unknown: cluster average used" : "",
-                    r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(), r.destination().model());
+                    r.destination().latencyChange(), r.destination().model());
             out.add(new Recommendation(request.id(), diskIds, p.datastoreId(best), ranked,
                     new Explanation(summary, List.of(r.destination()))));
             p.move(u.disks(), best);

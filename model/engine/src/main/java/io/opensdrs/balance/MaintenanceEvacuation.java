@@ -83,10 +83,9 @@ public final class MaintenanceEvacuation {
             CostBenefit.Result r = costBenefit.evaluate(u, target, dst);
             String summary = String.format(Locale.ROOT,
                     "datastore %s is entering maintenance; %s goes to %s, the most balanced destination%s: "
-                            + "source %s → %s ms, destination %s → %s ms (%s)",
+                            + "source %s, destination %s (%s); %s",
                     targetName, p.unitName(u), p.datastoreName(dst), ignoreAffinity ? " (affinity rules ignored)" : "",
-                    r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.destination().latencyBeforeMs(),
-                    r.destination().latencyAfterMs(), r.destination().model());
+                    r.source().latencyChange(), r.destination().latencyChange(), r.destination().model(), r.describe());
             b.add(u, dst, ReasonCode.DATASTORE_MAINT, summary, List.of(r.source(), r.destination()), r.cost(), r.benefit(),
                     ignoreAffinity);
         }

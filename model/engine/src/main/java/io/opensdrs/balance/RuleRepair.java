@@ -114,10 +114,9 @@ final class RuleRepair {
             }
             forecasts.add(r.destination());
             String summary = String.format(Locale.ROOT, "%s; moving %s (%.1f GB) to %s, where the fewest bytes copy: "
-                            + "source %s → %s ms, destination %s → %s ms (%s)",
-                    violation, p.unitName(unit), bestGb, p.datastoreName(best), r.source().latencyBeforeMs(),
-                    r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(),
-                    r.destination().model());
+                            + "source %s, destination %s (%s); %s",
+                    violation, p.unitName(unit), bestGb, p.datastoreName(best), r.source().latencyChange(),
+                    r.destination().latencyChange(), r.destination().model(), r.describe());
             b.add(unit, best, ReasonCode.VIRTUAL_DISK_JOINT_AFFIN, summary, forecasts, r.cost(), r.benefit(), false);
         }
     }
@@ -188,10 +187,9 @@ final class RuleRepair {
         }
         CostBenefit.Result r = costBenefit.evaluate(p.unit(unit.vm(), on(p, unit.disks(), src)), src, dst);
         String summary = String.format(Locale.ROOT, "%s; moving %s (%.1f GB) to %s, the most balanced datastore the rules allow: "
-                        + "source %s → %s ms, destination %s → %s ms (%s)",
-                violation, p.unitName(unit), unit.sizeGb(), p.datastoreName(dst), r.source().latencyBeforeMs(),
-                r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(),
-                r.destination().model());
+                        + "source %s, destination %s (%s); %s",
+                violation, p.unitName(unit), unit.sizeGb(), p.datastoreName(dst), r.source().latencyChange(),
+                r.destination().latencyChange(), r.destination().model(), r.describe());
         b.add(unit, dst, ReasonCode.VIRTUAL_DISK_ANTI_AFFIN, summary, List.of(r.source(), r.destination()), r.cost(), r.benefit(),
                 false);
     }

@@ -105,10 +105,10 @@ public final class SpaceBalancer {
                 : ReasonCode.BALANCE_DATASTORE_SPACE_USAGE;
         String summary = String.format(Locale.ROOT,
                 "datastore %s is %.1f %% used, over its space threshold; moving %s (%.1f GB) to %s (%.1f %% used after) "
-                        + "keeps latencies most balanced: source %s → %s ms, destination %s → %s ms",
+                        + "keeps latencies most balanced: source %s, destination %s; %s",
                 p.datastoreName(src), 100 * srcUtil, p.unitName(best), best.sizeGb(), p.datastoreName(bestDst),
-                100 * (p.usedGb(bestDst) + best.sizeGb()) / p.capacityGb(bestDst), r.source().latencyBeforeMs(),
-                r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs());
+                100 * (p.usedGb(bestDst) + best.sizeGb()) / p.capacityGb(bestDst), r.source().latencyChange(),
+                r.destination().latencyChange(), r.describe());
         b.add(best, bestDst, reason, summary, List.of(r.source(), r.destination()), r.cost(), r.benefit(), false);
         return true;
     }

@@ -34,15 +34,24 @@ public final class BalancingViews {
         }
     }
 
-    /** One affected datastore: predicted mean latency before and after the move, p90 before and projected after, and the model. */
+    /**
+     * One affected datastore: predicted mean latency before and after the move, p90 before and projected after, and the
+     * model. {@code idleBefore} / {@code idleAfter}: the datastore carries no VM IO then, and its latency and p90 on that
+     * side are null — no IO sees a latency there, and the model's answer for no load is no prediction of one. The p90
+     * after is also null when the projection (the observed p90 shifted by the model's change) floors at 0: the model's
+     * fall is larger than the p90, which projects nothing ({@link DatastoreForecast#p90Change}).
+     */
     public record DatastoreForecastView(String datastoreId, String datastoreName, String model, EstimateView latencyBeforeMs,
-                                        EstimateView latencyAfterMs, double p90BeforeMs, double p90AfterMs) {
+                                        EstimateView latencyAfterMs, Double p90BeforeMs, Double p90AfterMs, boolean idleBefore,
+                                        boolean idleAfter) {
         static DatastoreForecastView of(DatastoreForecast f, ClusterStateAssembler.Assembled a) {
             // the assembler knows when a line is Pesto's default model (§5.1.3), which the engine sees as an ordinary Pesto line
             String model = io.opensdrs.balance.DefaultModelRule.MODEL_NAME.equals(a.modelSource().get(f.datastoreId()))
                     ? io.opensdrs.balance.DefaultModelRule.MODEL_NAME : f.model();
-            return new DatastoreForecastView(f.datastoreId(), a.datastoreName(f.datastoreId()), model, EstimateView.of(f.latencyBeforeMs()),
-                    EstimateView.of(f.latencyAfterMs()), f.p90BeforeMs(), f.p90AfterMs());
+            return new DatastoreForecastView(f.datastoreId(), a.datastoreName(f.datastoreId()), model,
+                    f.idleBefore() ? null : EstimateView.of(f.latencyBeforeMs()), f.idleAfter() ? null : EstimateView.of(f.latencyAfterMs()),
+                    f.idleBefore() ? null : f.p90BeforeMs(), f.idleAfter() || !(f.p90AfterMs() > 0) ? null : f.p90AfterMs(),
+                    f.idleBefore(), f.idleAfter());
         }
     }
 

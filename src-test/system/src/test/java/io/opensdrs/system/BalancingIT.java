@@ -24,7 +24,9 @@ class BalancingIT {
                 .withModelKind("pesto").run(true);
         assertThat(outcome.moves()).as("storage vMotions").isNotEmpty();
         double before = MeasuredLatency.worstP90(outcome.before());
-        double after = MeasuredLatency.worstP90(outcome.after());
+        // the demo runs Storage DRS until it converges; the bar is on its first run, as it was set: later runs could
+        // give silver the second move that the first run owes to the per-IO guard
+        double after = MeasuredLatency.worstP90(outcome.afterEachRun().get(0));
         // issue 39 asks at least the 31 % the agent-path demo reached; the bar sits above what silver's single
         // move gives, so that it fails if the pair guard stops judging per IO (CostBenefit#raisesPerIoLatency)
         // and silver loses its second move (measurements in src-test/README.md)

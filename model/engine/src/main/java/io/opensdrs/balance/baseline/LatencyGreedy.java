@@ -89,9 +89,9 @@ public final class LatencyGreedy implements BalancingStrategy {
             CostBenefit.Result r = costBenefit.evaluate(best, src, bestDst);
             String summary = String.format(Locale.ROOT,
                     "mean datastore p90 %.2f → %.2f ms, the largest drop of any move (at least %.0f %%); moving %s from %s "
-                            + "to %s: source %s → %s ms, destination %s → %s ms", score, bestScore, 100 * MIN_IMPROVEMENT,
-                    p.unitName(best), p.datastoreName(src), p.datastoreName(bestDst), r.source().latencyBeforeMs(),
-                    r.source().latencyAfterMs(), r.destination().latencyBeforeMs(), r.destination().latencyAfterMs());
+                            + "to %s: source %s, destination %s; %s", score, bestScore, 100 * MIN_IMPROVEMENT,
+                    p.unitName(best), p.datastoreName(src), p.datastoreName(bestDst), r.source().latencyChange(),
+                    r.destination().latencyChange(), r.describe());
             b.add(best, bestDst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()),
                     r.cost(), r.benefit(), false);
         }

@@ -158,11 +158,10 @@ public final class NormalizedLoadGreedy implements BalancingStrategy {
             CostBenefit.Result r = costBenefit.evaluate(chosen, source, chosenDst);
             String summary = String.format(Locale.ROOT,
                     "normalized load N = ΣL/P: %s %.3g (max) → %.3g, %s %.3g → %.3g; moving %s (L/size %.3g) "
-                            + "(BASIL Eq. 5); predicted latency source %s → %s ms, destination %s → %s ms",
+                            + "(BASIL Eq. 5); predicted latency source %s, destination %s; %s",
                     p.datastoreName(source), nLoad[source], nLoad[source] - l / perf[source], p.datastoreName(chosenDst),
                     nLoad[chosenDst], nLoad[chosenDst] + l / perf[chosenDst], p.unitName(chosen),
-                    l / Math.max(chosen.sizeGb(), 1e-9), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
-                    r.destination().latencyBeforeMs(), r.destination().latencyAfterMs());
+                    l / Math.max(chosen.sizeGb(), 1e-9), r.source().latencyChange(), r.destination().latencyChange(), r.describe());
             b.add(chosen, chosenDst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()),
                     r.cost(), r.benefit(), false);
             loadSum[source] -= l;

@@ -112,9 +112,9 @@ public final class IoRateCostBenefit {
                 p90After(dstP90, dstNow, dstIo.upper(), p.ioOutstanding(destination) > 0, srcP90, srcNow));
         boolean raisesWorst = worstAfter > p.worstIoP90() * (1 + 1e-9);
         DatastoreForecast src = new DatastoreForecast(p.datastoreId(source), p.modelName(source), Estimate.exact(srcNow), srcIo,
-                srcP90, srcP90After);
+                srcP90, srcP90After, !(p.ioOutstanding(source) > 0), !(qs > 0));
         DatastoreForecast dst = new DatastoreForecast(p.datastoreId(destination), p.modelName(destination), Estimate.exact(dstNow),
-                dstIo, dstP90, dstP90After);
+                dstIo, dstP90, dstP90After, !(p.ioOutstanding(destination) > 0), !(qd > 0));
         return new Result(gain, benefit, cost, seconds, src, dst, raisesWorst, worthwhile);
     }
 

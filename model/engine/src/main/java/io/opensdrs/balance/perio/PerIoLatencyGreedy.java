@@ -129,12 +129,11 @@ public final class PerIoLatencyGreedy implements BalancingStrategy {
             IoRateCostBenefit.Result r = bestResult;
             String summary = String.format(Locale.ROOT,
                     "per-IO latency %.2f → %.2f ms (Σ outstanding IOs ÷ Σ IOPS); moving %s from %s to %s: its IOs "
-                            + "and the others' there, %s %s → %s ms (p90 %.1f → %.1f), %s %s → %s ms (p90 %.1f → %.1f); "
+                            + "and the others' there, %s %s (p90 %s), %s %s (p90 %s); "
                             + "%.0f IOs more before the next run in %.0f h against %.0f fewer during the %.1f-min copy (worst cases)",
                     perIoBefore, perIoAfter, p.unitName(best), p.datastoreName(src), p.datastoreName(bestDst),
-                    p.datastoreName(src), r.source().latencyBeforeMs(), r.source().latencyAfterMs(), r.source().p90BeforeMs(),
-                    r.source().p90AfterMs(), p.datastoreName(bestDst), r.destination().latencyBeforeMs(),
-                    r.destination().latencyAfterMs(), r.destination().p90BeforeMs(), r.destination().p90AfterMs(),
+                    p.datastoreName(src), r.source().latencyChange(), r.source().p90Change(), p.datastoreName(bestDst),
+                    r.destination().latencyChange(), r.destination().p90Change(),
                     r.benefit().lower(), p.settings().invocationPeriodHours(), r.cost().upper(), r.copySeconds() / 60);
             b.add(best, bestDst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()), r.cost(),
                     r.benefit(), false);

@@ -9,6 +9,8 @@ import io.opensdrs.model.Interval;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 
+import java.util.Locale;
+
 /**
  * Pesto's cost-benefit analysis of one candidate move (Pesto §5.4.1), evaluated on bounds.
  *
@@ -28,7 +30,18 @@ import io.opensdrs.model.Workload;
  *
  * <p>Both are computed at the 50th, 70th and 90th percentile and summed (Pesto §5.4.1): a
  * percentile after the move is the observed one scaled by the model's relative change
- * ("current latency and the fraction of load moved"). Units: ms·OIO·s.
+ * ("current latency and the fraction of load moved").
+ *
+ * <p><b>Units</b>: ms·OIO·s. Each term of Eqs. 10–11 is a datastore's outstanding IOs Q times the
+ * change ΔL in the latency each of them sees: Σ Q·ΔL is the latency change summed over the IOs in
+ * flight on the two datastores at any moment (ms·OIO), and the equations integrate it over the
+ * invocation period (benefit) or the copy (cost). Both equations weigh by the same Q, the pair's
+ * outstanding IOs with the moved disk's (Q_src + Q_dst + Q_mig in Eq. 11, Q_src^before + Q_dst in
+ * Eq. 10), so dividing by it, by the three percentiles and by the duration reads both as a mean
+ * latency change per outstanding IO: "the pair's 34 outstanding IOs wait 6.6 ms less on average
+ * for 16 h, 2.1 ms more during the ~9-min copy" ({@link Result#describe}). They are not seconds of
+ * IO delay: that would weigh each term by the IO rate λ = Q/L (Little's law) rather than by Q,
+ * a different sum from the one the decision compares.
  *
  * <p><b>Bounds</b> (beyond the seeds): each latency is an {@link Estimate}; observed values are
  * exact, predictions carry the model's interval (Romano's 95 % prediction interval, a fitted LQ
@@ -40,14 +53,79 @@ import io.opensdrs.model.Workload;
  */
 public final class CostBenefit {
 
-    /** The outcome for one move. */
-    public record Result(Estimate cost, Estimate benefit, double migrationSeconds, DatastoreForecast source,
-                         DatastoreForecast destination, boolean worthwhile) {
+    /** Outstanding IOs at or below which a datastore counts as idle (sums of medians leave rounding dust). */
+    private static final double IDLE_OIO = 1e-9;
+
+    /**
+     * The outcome for one move: cost (Eq. 10, over the copy's {@code migrationSeconds}) and benefit (Eq. 11, over the
+     * invocation period's {@code periodSeconds}) in ms·OIO·s; {@code outstandingIos}, the pair's outstanding IOs both
+     * equations weigh by (the moved disk's included).
+     */
+    public record Result(Estimate cost, Estimate benefit, double migrationSeconds, double periodSeconds, double outstandingIos,
+                         DatastoreForecast source, DatastoreForecast destination, boolean worthwhile) {
 
         /** Benefit's lower bound minus cost's upper bound: how safely the move pays. */
         public double margin() {
             return benefit.lower() - cost.upper();
         }
+
+        /**
+         * The cost-benefit as an administrator reads it, once: the mean latency change per outstanding IO
+         * of the pair over the period and during the copy (see the class comment), then both totals in
+         * their unit at a readable magnitude: "the pair's 34 outstanding IOs wait 6.6 ms less on average
+         * for the 16-h period and 2.1 ms more during the ~9-min copy (mean of p50, p70, p90; Pesto Eqs.
+         * 10–11: benefit 86.2 M ≥ cost 871 k ms·OIO·s)". "≥" when the move pays as the settings judge
+         * it, "vs" when it does not (a move a rule or maintenance requires).
+         */
+        public String describe() {
+            String totals = String.format(Locale.ROOT, "Pesto Eqs. 10–11: benefit %s %s cost %s ms·OIO·s", magnitude(benefit),
+                    worthwhile ? "≥" : "vs", magnitude(cost));
+            if (!(outstandingIos > 0)) {
+                return "no VM IO on either datastore, so no IO waits more or less (" + totals + ")";
+            }
+            double gained = benefit.value() / periodSeconds / 3 / outstandingIos;
+            double paid = cost.value() / migrationSeconds / 3 / outstandingIos;
+            return String.format(Locale.ROOT, "the pair's %s outstanding IOs wait %s ms %s on average for the %s period "
+                            + "and %s ms %s during the ~%s copy (mean of p50, p70, p90; %s)",
+                    count(outstandingIos), Estimate.ms(Math.abs(gained)), gained >= 0 ? "less" : "more", duration(periodSeconds),
+                    Estimate.ms(Math.abs(paid)), paid >= 0 ? "more" : "less", duration(migrationSeconds), totals);
+        }
+    }
+
+    /** "86.2 M", "871 k", "3.1": three significant digits with an SI prefix; an interval as "518 M [476 M, 560 M]". */
+    static String magnitude(Estimate e) {
+        return e.hasInterval() ? magnitude(e.value()) + " [" + magnitude(e.lower()) + ", " + magnitude(e.upper()) + "]"
+                : magnitude(e.value());
+    }
+
+    static String magnitude(double v) {
+        double a = Math.abs(v);
+        String[] prefixes = {"", " k", " M", " G", " T"};
+        int k = 0;
+        while (a >= 999.5 && k < prefixes.length - 1) {
+            a /= 1000;
+            k++;
+        }
+        String digits = a == 0 ? "0" : a >= 99.95 ? String.format(Locale.ROOT, "%.0f", a)
+                : a >= 9.995 ? String.format(Locale.ROOT, "%.1f", a) : String.format(Locale.ROOT, "%.2f", a);
+        return (v < 0 ? "−" : "") + digits + prefixes[k];
+    }
+
+    /** "34", "2.5": a count of outstanding IOs (a median may be fractional). */
+    private static String count(double q) {
+        return Math.abs(q - Math.rint(q)) < 0.05 ? String.format(Locale.ROOT, "%.0f", q) : String.format(Locale.ROOT, "%.1f", q);
+    }
+
+    /** "45-s", "9-min", "16-h": a duration as an adjective. */
+    static String duration(double seconds) {
+        if (seconds < 90) {
+            return String.format(Locale.ROOT, "%.0f-s", seconds);
+        }
+        if (seconds < 90 * 60) {
+            return String.format(Locale.ROOT, "%.0f-min", seconds / 60);
+        }
+        double h = seconds / 3600;
+        return (Math.abs(h - Math.rint(h)) < 0.05 ? String.format(Locale.ROOT, "%.0f", h) : String.format(Locale.ROOT, "%.1f", h)) + "-h";
     }
 
     private final WorkingPlacement p;
@@ -115,12 +193,14 @@ public final class CostBenefit {
         Estimate cost = new Estimate(cPt * seconds, Math.min(cLo, cPt) * seconds, Math.max(cHi, cPt) * seconds);
         Estimate benefit = new Estimate(bPt * period, Math.min(bLo, bPt) * period, Math.max(bHi, bPt) * period);
         boolean worthwhile = settings.costBenefitOnBounds() ? benefit.lower() > cost.upper() : benefit.value() > cost.value();
+        // a datastore without outstanding IOs has no latency an IO sees: its forecasts say so ("idle")
         DatastoreForecast src = new DatastoreForecast(p.datastoreId(source), p.modelName(source), estimate(sourceBefore),
-                estimate(sourceAfter), sp[2], p.percentilesFor(source, sourceAfter.latencyMs())[2]);
+                estimate(sourceAfter), sp[2], p.percentilesFor(source, sourceAfter.latencyMs())[2], !(qSrcBefore > IDLE_OIO),
+                !(qSrc > IDLE_OIO));
         DatastoreForecast dst = new DatastoreForecast(p.datastoreId(destination), p.modelName(destination),
                 estimate(destinationBefore), estimate(destinationAfter), dp[2],
-                p.percentilesFor(destination, destinationAfter.latencyMs())[2]);
-        return new Result(cost, benefit, seconds, src, dst, worthwhile);
+                p.percentilesFor(destination, destinationAfter.latencyMs())[2], !(qDst > IDLE_OIO), !(qDst + qMig > IDLE_OIO));
+        return new Result(cost, benefit, seconds, period, qSrcBefore + qDst, src, dst, worthwhile);
     }
 
     /**
@@ -135,10 +215,16 @@ public final class CostBenefit {
      * mean without making any IO faster, while a busy fast disk leaving one raises it.
      */
     public boolean raisesPerIoLatency(MovableUnit unit, int source, int destination, Result r) {
+        double[] rates = pairRates(unit, source, destination, r);
+        return !(rates[1] > rates[0] * (1 + 1e-9));
+    }
+
+    /** The pair's IO rate (IOPS) now and as predicted after the move: {before, after} ({@link #raisesPerIoLatency}). */
+    public double[] pairRates(MovableUnit unit, int source, int destination, Result r) {
         double before = p.ioRate(source) + p.ioRate(destination);
         double[] after = p.rateAfter(unit.disks(), source, destination, r.source().latencyAfterMs().value(),
                 r.destination().latencyAfterMs().value());
-        return !(after[0] + after[1] > before * (1 + 1e-9));
+        return new double[] {before, after[0] + after[1]};
     }
 
     /**

@@ -136,12 +136,11 @@ public final class GreedyMoveOrder {
             }
             String summary = String.format(Locale.ROOT,
                     "merit M = (Σ P^%.0f)^(1/%.0f) %.3f → %.3f ms, the largest reduction toward the annealed placement "
-                            + "(Romano Eq. 25, Algorithm 1); moving %s from %s to %s: source %s → %s ms, destination %s → %s ms "
-                            + "(%s, %s); benefit %s, cost %s",
+                            + "(Romano Eq. 25, Algorithm 1); moving %s from %s to %s: source %s, destination %s "
+                            + "(%s, %s); %s",
                     MeritMetric.ROMANO_ALPHA, MeritMetric.ROMANO_ALPHA, m, bestMerit, p.unitName(unit), p.datastoreName(src),
-                    p.datastoreName(dst), r.source().latencyBeforeMs(), r.source().latencyAfterMs(),
-                    r.destination().latencyBeforeMs(), r.destination().latencyAfterMs(), r.source().model(),
-                    r.destination().model(), r.benefit(), r.cost());
+                    p.datastoreName(dst), r.source().latencyChange(), r.destination().latencyChange(), r.source().model(),
+                    r.destination().model(), r.describe());
             b.add(unit, dst, ReasonCode.BALANCE_DATASTORE_IO_LOAD, summary, List.of(r.source(), r.destination()), r.cost(),
                     r.benefit(), false);
             made++;

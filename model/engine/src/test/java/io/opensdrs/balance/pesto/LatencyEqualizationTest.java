@@ -42,6 +42,32 @@ class LatencyEqualizationTest {
         assertThat(m.explanation().summary()).contains("Eqs. 10–11");
     }
 
+    /**
+     * A (m=1, C=2) carries two 30-OIO disks → 62 ms; B is empty. One move equalizes them at 32 ms,
+     * both over the threshold and neither 5 ms lower than the other: the run stops after a move that
+     * passed, and its note must say that, not that no move passes.
+     */
+    @Test
+    void theStopNoteSaysNoMovePassesOnlyWhenNoneDid() {
+        Clusters c = Clusters.cluster()
+                .datastore("A", 10_000, LqSlopeModel.of(1, 2), null)
+                .datastore("B", 10_000, LqSlopeModel.of(1, 2), null)
+                .vm("one", "A", 10, 30)
+                .vm("two", "A", 10, 30);
+        MovePlan plan = new LatencyEqualization().plan(c.build());
+        assertThat(plan.moves()).hasSize(1);
+        assertThat(plan.notes()).noneMatch(n -> n.contains("no IO move passes"));
+        assertThat(plan.notes()).anyMatch(n -> n.startsWith("after 1 IO move A, B are still over the 15 ms threshold (p90 32.00 ms, 32.00 ms")
+                && n.contains("no destination 5 ms (the imbalance threshold) lower at p90"));
+        // nothing passes (the copy of 2 TB does not pay): then it says so, with the count of what refused
+        MovePlan none = new LatencyEqualization().plan(twoDatastores(2000, null, null)
+                .settings(BalancingSettings.builder().spaceUtilizationThreshold(0.9).build()).build());
+        assertThat(none.moves()).isEmpty();
+        // each refusal named with the numbers the check read
+        assertThat(none.notes()).anyMatch(n -> n.startsWith("no IO move passes")
+                && n.contains("2 do not pay (Eqs. 10–11 on bounds) (VM mover → B: benefit ≥ ") && n.contains("VM stayer → B: benefit ≥ "));
+    }
+
     @Test
     void skipsAMoveWhoseCostExceedsItsBenefit() {
         // 2 TB to copy at the copy's 16 / 38 ms ≈ 421 IOPS on A: 21.6 h at +16 OIO, for 16 h of benefit.
