@@ -17,6 +17,9 @@ import java.util.function.ToDoubleFunction;
  * hundred beside 4 KiB reads at 50,000 IOPS, so the mix is predicted as small reads and a
  * device that large IOs move onto is predicted far faster than it runs.
  * X keeps T: interleaving destroys sequentiality by how often each stream's IOs arrive.
+ * {@code sdrs bench b1 --mixes N} measures both weightings on mixes run together in the testbed;
+ * its numbers and the reading of them are in the src-test README (B1), and
+ * {@code RomanoAggregationTest} holds the one-IO-at-a-time device on which only O is exact.
  *
  * <p>Eqs. 20–22 as SPEC §3.3 reads them (Eq. 20 as printed multiplies where the text says
  * "throughput weighted average"; Eq. 23 as printed is garbled):
