@@ -297,7 +297,9 @@ public final class B1Command implements Callable<Integer> {
 
     /**
      * Romano on mixes ({@link RomanoMixAccuracy}): per device, fit and class of IO sizes, and pooled, the error of
-     * the mix's latency predicted from Eq. 24's aggregate with Z and R weighted by O (a) and by T (b).
+     * the mix's latency predicted from Eq. 24's aggregate with Z and R weighted by O (a) and by T (b); then that
+     * error split into the aggregation's own (the aggregate measured alone against the mix) and the model's (its
+     * prediction against the aggregate measured alone).
      */
     static void printMixes(List<RomanoMixAccuracy.MixPoint> points, PrintStream out) {
         if (points.isEmpty()) {
@@ -313,11 +315,45 @@ public final class B1Command implements Callable<Integer> {
                 + "' = B1's romano (Z 1–64 KiB),");
         out.println("'" + ModelAccuracyBenchmark.FIT_BALANCING + "' = B2's 225-point design (Z 4, 64, 1024 KiB). "
                 + "a closer = share of mixes where |ε(a)| < |ε(b)|.");
-        out.println("agg |Δ| (a), (b): mean |aggregate measured alone as one closed-loop workload − mix measured|, ms: "
-                + "the aggregation's own error, without the model's.");
-        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5s%9s%10s%10s%10s%10s%9s%7s%13s%13s%n", "device", "fit", "sizes", "n",
-                "measured", "|ε| (a)O", "|ε| (b)T", "med ε (a)", "med ε (b)", "a closer", "better", "agg |Δ| (a)",
-                "agg |Δ| (b)");
+        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5s%9s%10s%10s%10s%10s%9s%7s%n", "device", "fit", "sizes", "n",
+                "measured", "|ε| (a)O", "|ε| (b)T", "med ε (a)", "med ε (b)", "a closer", "better");
+        forEachMixGroup(points, (device, fit, sizes, ps) -> {
+            double[] ea = ps.stream().mapToDouble(p -> p.residual(a)).toArray();
+            double[] eb = ps.stream().mapToDouble(p -> p.residual(b)).toArray();
+            ResidualSummary sa = ResidualSummary.of(ea, 0, 0);
+            ResidualSummary sb = ResidualSummary.of(eb, 0, 0);
+            long closer = 0;
+            for (int i = 0; i < ea.length; i++) {
+                if (Math.abs(ea[i]) < Math.abs(eb[i])) {
+                    closer++;
+                }
+            }
+            double measured = ps.stream().mapToDouble(RomanoMixAccuracy.MixPoint::measuredMs).average().orElse(Double.NaN);
+            String better = sa.meanAbsolute() < sb.meanAbsolute() ? "O" : sb.meanAbsolute() < sa.meanAbsolute() ? "T" : "=";
+            out.printf(Locale.ROOT, "%-22s%-12s%-14s%5d%9.3f%10.3f%10.3f%10.3f%10.3f%8.0f%%%7s%n", device, fit, sizes,
+                    ps.size(), measured, sa.meanAbsolute(), sb.meanAbsolute(), sa.median(), sb.median(),
+                    100.0 * closer / ps.size(), better);
+        });
+        out.println();
+        out.println("where ε comes from: each aggregate also run alone as one closed-loop workload on the device (ms, means).");
+        out.println("agg − mix: the aggregate alone − the mix, the aggregation's own error, no model in it; model: romano's");
+        out.println("prediction − the aggregate alone, the model's error on it. ε = (agg − mix) + model.");
+        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5s%13s%14s%13s%14s%11s%11s%n", "device", "fit", "sizes", "n",
+                "agg−mix (a)", "|agg−mix|(a)", "agg−mix (b)", "|agg−mix|(b)", "model (a)", "model (b)");
+        forEachMixGroup(points, (device, fit, sizes, ps) -> out.printf(Locale.ROOT,
+                "%-22s%-12s%-14s%5d%13.3f%14.3f%13.3f%14.3f%11.3f%11.3f%n", device, fit, sizes, ps.size(),
+                mean(ps, p -> p.aggregationResidual(a)), mean(ps, p -> Math.abs(p.aggregationResidual(a))),
+                mean(ps, p -> p.aggregationResidual(b)), mean(ps, p -> Math.abs(p.aggregationResidual(b))),
+                mean(ps, p -> p.residual(a) - p.aggregationResidual(a)),
+                mean(ps, p -> p.residual(b) - p.aggregationResidual(b))));
+    }
+
+    private interface MixGroup {
+        void print(String device, String fit, String sizes, List<RomanoMixAccuracy.MixPoint> points);
+    }
+
+    /** Per device (then pooled), fit and class of IO sizes (then all): the rows of the mix tables. */
+    private static void forEachMixGroup(List<RomanoMixAccuracy.MixPoint> points, MixGroup row) {
         Map<String, Map<String, Map<RomanoMixAccuracy.Sizes, List<RomanoMixAccuracy.MixPoint>>>> groups = new LinkedHashMap<>();
         for (RomanoMixAccuracy.MixPoint p : points) {
             groups.computeIfAbsent(p.device(), k -> new LinkedHashMap<>());
@@ -332,31 +368,14 @@ public final class B1Command implements Callable<Integer> {
         groups.forEach((device, byFit) -> byFit.forEach((fit, bySizes) -> {
             List<RomanoMixAccuracy.MixPoint> all = new ArrayList<>();
             bySizes.forEach((sizes, ps) -> {
-                mixRow(out, device, fit, sizes.label(), ps, a, b);
+                row.print(device, fit, sizes.label(), ps);
                 all.addAll(ps);
             });
-            mixRow(out, device, fit, "all", all, a, b);
+            row.print(device, fit, "all", all);
         }));
     }
 
-    private static void mixRow(PrintStream out, String device, String fit, String sizes, List<RomanoMixAccuracy.MixPoint> ps,
-                               RomanoAggregation.Weighting a, RomanoAggregation.Weighting b) {
-        double[] ea = ps.stream().mapToDouble(p -> p.residual(a)).toArray();
-        double[] eb = ps.stream().mapToDouble(p -> p.residual(b)).toArray();
-        ResidualSummary sa = ResidualSummary.of(ea, 0, 0);
-        ResidualSummary sb = ResidualSummary.of(eb, 0, 0);
-        long closer = 0;
-        for (int i = 0; i < ea.length; i++) {
-            if (Math.abs(ea[i]) < Math.abs(eb[i])) {
-                closer++;
-            }
-        }
-        double measured = ps.stream().mapToDouble(RomanoMixAccuracy.MixPoint::measuredMs).average().orElse(Double.NaN);
-        String better = sa.meanAbsolute() < sb.meanAbsolute() ? "O" : sb.meanAbsolute() < sa.meanAbsolute() ? "T" : "=";
-        double aggA = ps.stream().mapToDouble(p -> Math.abs(p.aggregationResidual(a))).average().orElse(Double.NaN);
-        double aggB = ps.stream().mapToDouble(p -> Math.abs(p.aggregationResidual(b))).average().orElse(Double.NaN);
-        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5d%9.3f%10.3f%10.3f%10.3f%10.3f%8.0f%%%7s%13.3f%13.3f%n", device, fit,
-                sizes, ps.size(), measured, sa.meanAbsolute(), sb.meanAbsolute(), sa.median(), sb.median(),
-                100.0 * closer / ps.size(), better, aggA, aggB);
+    private static double mean(List<RomanoMixAccuracy.MixPoint> ps, java.util.function.ToDoubleFunction<RomanoMixAccuracy.MixPoint> f) {
+        return ps.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 }
