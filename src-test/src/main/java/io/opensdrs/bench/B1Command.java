@@ -1,6 +1,8 @@
 package io.opensdrs.bench;
 
+import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
+import io.opensdrs.model.romano.RomanoAggregation;
 import io.opensdrs.scenario.DatastoreSpec;
 import io.opensdrs.scenario.Scenario;
 import io.opensdrs.scenario.ScenarioCatalog;
@@ -54,6 +56,11 @@ public final class B1Command implements Callable<Integer> {
     @Option(names = "--csv", description = "write every scored point to this CSV file")
     Path csv;
 
+    @Option(names = "--mixes", defaultValue = "0",
+            description = "also score romano on N mixes per device of 2–4 Table 7 workloads run together, "
+                    + "aggregated with Z and R weighted by O and by T (default ${DEFAULT-VALUE}: none)")
+    int mixes;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -70,16 +77,21 @@ public final class B1Command implements Callable<Integer> {
         if (ios < 50) {
             throw new IllegalArgumentException("--ios must be ≥ 50");
         }
+        if (mixes < 0 || mixes > ModelAccuracyBenchmark.MAX_MIXES) {
+            throw new IllegalArgumentException("--mixes must be between 0 and " + ModelAccuracyBenchmark.MAX_MIXES
+                    + ", got " + mixes);
+        }
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         ExecutorService executor = Executors.newFixedThreadPool(Math.max(1, n));
         long t0 = System.nanoTime();
         ModelAccuracyBenchmark.Result result;
         try {
-            result = new ModelAccuracyBenchmark(vector, ios, seed).run(devices, executor);
+            result = new ModelAccuracyBenchmark(vector, ios, seed, mixes).run(devices, executor);
         } finally {
             executor.shutdownNow();
         }
         print(result, out);
+        printMixes(result.mixes(), out);
         out.printf(Locale.ROOT, "%nelapsed %.1f s, %d threads, %d IOs per point%n", (System.nanoTime() - t0) / 1e9, n, ios);
         if (csv != null) {
             writeCsv(result, csv);
@@ -249,15 +261,121 @@ public final class B1Command implements Callable<Integer> {
     }
 
     static void writeCsv(ModelAccuracyBenchmark.Result r, Path file) throws java.io.IOException {
+        boolean mixes = !r.mixes().isEmpty();
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
-            w.println("device,model,oio,io_size_kb,read_pct,random_pct,measured_ms,predicted_ms,residual_ms,lower_ms,upper_ms");
+            w.println("device,model,oio,io_size_kb,read_pct,random_pct,measured_ms,predicted_ms,residual_ms,lower_ms,upper_ms"
+                    + (mixes ? ",mix,sizes,members,aggregate_measured_ms" : ""));
             for (ModelAccuracyBenchmark.ScoredPoint p : r.points()) {
-                w.printf(Locale.ROOT, "%s,%s,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%s,%s%n", p.device(), p.model(),
+                w.printf(Locale.ROOT, "%s,%s,%.0f,%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%s,%s%s%n", p.device(), p.model(),
                         p.workload().outstandingIos(), p.workload().ioSizeKb(), p.workload().readFraction() * 100,
                         p.workload().randomFraction() * 100, p.measuredMs(), p.predictedMs(), p.residual(),
                         p.interval() == null ? "" : String.format(Locale.ROOT, "%.4f", p.interval().lower()),
-                        p.interval() == null ? "" : String.format(Locale.ROOT, "%.4f", p.interval().upper()));
+                        p.interval() == null ? "" : String.format(Locale.ROOT, "%.4f", p.interval().upper()),
+                        mixes ? ",,,," : "");
+            }
+            // a mix's row: the Eq. 24 aggregate the model predicted under one weighting, model "romano-mix/<fit>/<O|T>"
+            for (RomanoMixAccuracy.MixPoint p : r.mixes()) {
+                for (RomanoAggregation.Weighting weighting : RomanoAggregation.Weighting.values()) {
+                    Workload a = p.aggregate().get(weighting);
+                    Prediction pr = p.predicted().get(weighting);
+                    String interval = pr.latencyInterval().map(i -> String.format(Locale.ROOT, "%.4f,%.4f", i.lower(), i.upper()))
+                            .orElse(",");
+                    w.printf(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%s,%d,%s,%s,%.4f%n", p.device(),
+                            "romano-mix/" + p.fit().replace(' ', '-') + "/" + symbol(weighting), a.outstandingIos(),
+                            a.ioSizeKb(), a.readFraction() * 100, a.randomFraction() * 100, p.measuredMs(),
+                            pr.latencyMs(), p.residual(weighting), interval, p.mix().index(),
+                            p.mix().sizes().name().toLowerCase(Locale.ROOT), p.mix().describe(),
+                            p.aggregateMeasuredMs().get(weighting));
+                }
             }
         }
+    }
+
+    private static String symbol(RomanoAggregation.Weighting w) {
+        return w == RomanoAggregation.Weighting.OUTSTANDING_IOS ? "O" : "T";
+    }
+
+    /**
+     * Romano on mixes ({@link RomanoMixAccuracy}): per device, fit and class of IO sizes, and pooled, the error of
+     * the mix's latency predicted from Eq. 24's aggregate with Z and R weighted by O (a) and by T (b); then that
+     * error split into the aggregation's own (the aggregate measured alone against the mix) and the model's (its
+     * prediction against the aggregate measured alone).
+     */
+    static void printMixes(List<RomanoMixAccuracy.MixPoint> points, PrintStream out) {
+        if (points.isEmpty()) {
+            return;
+        }
+        RomanoAggregation.Weighting a = RomanoAggregation.Weighting.OUTSTANDING_IOS;
+        RomanoAggregation.Weighting b = RomanoAggregation.Weighting.THROUGHPUT;
+        out.println();
+        out.println("romano on mixes: 2–4 Table 7 workloads (O 1–8) together on one device; the mix's IO-weighted mean latency");
+        out.println("predicted from Eq. 24's aggregate of what the server sees of each disk, Z and R weighted by O (a) or by T (b,");
+        out.println("Eq. 24 as printed); the product weighs by " + symbol(RomanoAggregation.MIX)
+                + ". ε = predicted − measured, ms. fit: '" + ModelAccuracyBenchmark.FIT_TEST_VECTOR
+                + "' = B1's romano (Z 1–64 KiB),");
+        out.println("'" + ModelAccuracyBenchmark.FIT_BALANCING + "' = B2's 225-point design (Z 4, 64, 1024 KiB). "
+                + "a closer = share of mixes where |ε(a)| < |ε(b)|.");
+        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5s%9s%10s%10s%10s%10s%9s%7s%n", "device", "fit", "sizes", "n",
+                "measured", "|ε| (a)O", "|ε| (b)T", "med ε (a)", "med ε (b)", "a closer", "better");
+        forEachMixGroup(points, (device, fit, sizes, ps) -> {
+            double[] ea = ps.stream().mapToDouble(p -> p.residual(a)).toArray();
+            double[] eb = ps.stream().mapToDouble(p -> p.residual(b)).toArray();
+            ResidualSummary sa = ResidualSummary.of(ea, 0, 0);
+            ResidualSummary sb = ResidualSummary.of(eb, 0, 0);
+            long closer = 0;
+            for (int i = 0; i < ea.length; i++) {
+                if (Math.abs(ea[i]) < Math.abs(eb[i])) {
+                    closer++;
+                }
+            }
+            double measured = ps.stream().mapToDouble(RomanoMixAccuracy.MixPoint::measuredMs).average().orElse(Double.NaN);
+            String better = sa.meanAbsolute() < sb.meanAbsolute() ? "O" : sb.meanAbsolute() < sa.meanAbsolute() ? "T" : "=";
+            out.printf(Locale.ROOT, "%-22s%-12s%-14s%5d%9.3f%10.3f%10.3f%10.3f%10.3f%8.0f%%%7s%n", device, fit, sizes,
+                    ps.size(), measured, sa.meanAbsolute(), sb.meanAbsolute(), sa.median(), sb.median(),
+                    100.0 * closer / ps.size(), better);
+        });
+        out.println();
+        out.println("where ε comes from: each aggregate also run alone as one closed-loop workload on the device (ms, means).");
+        out.println("agg − mix: the aggregate alone − the mix, the aggregation's own error, no model in it; model: romano's");
+        out.println("prediction − the aggregate alone, the model's error on it. ε = (agg − mix) + model.");
+        out.printf(Locale.ROOT, "%-22s%-12s%-14s%5s%13s%14s%13s%14s%11s%11s%n", "device", "fit", "sizes", "n",
+                "agg−mix (a)", "|agg−mix|(a)", "agg−mix (b)", "|agg−mix|(b)", "model (a)", "model (b)");
+        forEachMixGroup(points, (device, fit, sizes, ps) -> out.printf(Locale.ROOT,
+                "%-22s%-12s%-14s%5d%13.3f%14.3f%13.3f%14.3f%11.3f%11.3f%n", device, fit, sizes, ps.size(),
+                mean(ps, p -> p.aggregationResidual(a)), mean(ps, p -> Math.abs(p.aggregationResidual(a))),
+                mean(ps, p -> p.aggregationResidual(b)), mean(ps, p -> Math.abs(p.aggregationResidual(b))),
+                mean(ps, p -> p.residual(a) - p.aggregationResidual(a)),
+                mean(ps, p -> p.residual(b) - p.aggregationResidual(b))));
+    }
+
+    private interface MixGroup {
+        void print(String device, String fit, String sizes, List<RomanoMixAccuracy.MixPoint> points);
+    }
+
+    /** Per device (then pooled), fit and class of IO sizes (then all): the rows of the mix tables. */
+    private static void forEachMixGroup(List<RomanoMixAccuracy.MixPoint> points, MixGroup row) {
+        Map<String, Map<String, Map<RomanoMixAccuracy.Sizes, List<RomanoMixAccuracy.MixPoint>>>> groups = new LinkedHashMap<>();
+        for (RomanoMixAccuracy.MixPoint p : points) {
+            groups.computeIfAbsent(p.device(), k -> new LinkedHashMap<>());
+        }
+        groups.put("pooled", new LinkedHashMap<>());
+        for (RomanoMixAccuracy.MixPoint p : points) {
+            for (String device : List.of(p.device(), "pooled")) {
+                groups.get(device).computeIfAbsent(p.fit(), k -> new TreeMap<>())
+                        .computeIfAbsent(p.mix().sizes(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        groups.forEach((device, byFit) -> byFit.forEach((fit, bySizes) -> {
+            List<RomanoMixAccuracy.MixPoint> all = new ArrayList<>();
+            bySizes.forEach((sizes, ps) -> {
+                row.print(device, fit, sizes.label(), ps);
+                all.addAll(ps);
+            });
+            row.print(device, fit, "all", all);
+        }));
+    }
+
+    private static double mean(List<RomanoMixAccuracy.MixPoint> ps, java.util.function.ToDoubleFunction<RomanoMixAccuracy.MixPoint> f) {
+        return ps.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 }

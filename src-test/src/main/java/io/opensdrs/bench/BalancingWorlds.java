@@ -29,11 +29,11 @@ import java.util.SplittableRandom;
  */
 public final class BalancingWorlds {
     /** Romano Table 7 (after Wang) with the outstanding IOs the shipped romano-testbed gives each. */
-    private static final double[][] TABLE7 = {
+    static final double[][] TABLE7 = {
             // oio, size KB, read %, random %
             {4, 4, 95, 75}, {8, 8, 95, 75}, {1, 64, 95, 75}, {1, 1024, 100, 100}, {8, 64, 98, 0}, {8, 64, 0, 0},
             {2, 8, 0, 100}, {2, 8, 70, 100}, {4, 4, 67, 100}, {8, 8, 80, 80}, {1, 512, 100, 100}};
-    private static final String[] TABLE7_NAMES = {"webfile4k", "webfile8k", "webfile64k", "supportdb", "media",
+    static final String[] TABLE7_NAMES = {"webfile4k", "webfile8k", "webfile64k", "supportdb", "media",
             "sqllog", "weblog", "oltp", "exchange", "workstation", "vod"};
 
     /** Heterogeneous devices for Pesto-like worlds, with the capacity each datastore gets (GB). */

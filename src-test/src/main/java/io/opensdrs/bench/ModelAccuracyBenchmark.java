@@ -8,6 +8,7 @@ import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
 import io.opensdrs.model.romano.FullFactorialFloor;
+import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,17 +54,36 @@ public final class ModelAccuracyBenchmark {
      */
     public record Result(List<DeviceUnderTest> devices, int testPoints, Map<String, ResidualSummary> pooled,
                          Map<String, Map<String, ResidualSummary>> perDevice, List<ScoredPoint> points,
-                         List<String> fitFailures, Map<String, FullFactorialFloor.Floor> romanoFloor) {
+                         List<String> fitFailures, Map<String, FullFactorialFloor.Floor> romanoFloor,
+                         List<RomanoMixAccuracy.MixPoint> mixes) {
     }
+
+    /** The Romano fits B1's mixes are predicted with: B1's own, and B2's (the design the balancers' models come from). */
+    public static final String FIT_TEST_VECTOR = "test vector";
+    public static final String FIT_BALANCING = "balancing";
+    public static final int MAX_MIXES = 4_000;
 
     private final List<Workload> testVector;
     private final long measuredIos;
     private final long seed;
+    private final int mixes;
 
     public ModelAccuracyBenchmark(List<Workload> testVector, long measuredIos, long seed) {
+        this(testVector, measuredIos, seed, 0);
+    }
+
+    /**
+     * @param mixes how many mixes of workloads to score romano on per device ({@link RomanoMixAccuracy}), at most
+     *              {@link #MAX_MIXES} (seeds per device are spaced 100,000 apart)
+     */
+    public ModelAccuracyBenchmark(List<Workload> testVector, long measuredIos, long seed, int mixes) {
         this.testVector = List.copyOf(testVector);
         this.measuredIos = measuredIos;
         this.seed = seed;
+        if (mixes < 0 || mixes > MAX_MIXES) {
+            throw new IllegalArgumentException("mixes must be between 0 and " + MAX_MIXES + ", got " + mixes);
+        }
+        this.mixes = mixes;
     }
 
     public Result run(List<DeviceUnderTest> devices, ExecutorService executor) {
@@ -72,6 +92,7 @@ public final class ModelAccuracyBenchmark {
         List<String> failures = new ArrayList<>();
         Map<String, Map<String, ResidualSummary>> perDevice = new LinkedHashMap<>();
         Map<String, FullFactorialFloor.Floor> floors = new LinkedHashMap<>();
+        List<RomanoMixAccuracy.MixPoint> mixPoints = new ArrayList<>();
         for (int d = 0; d < devices.size(); d++) {
             DeviceUnderTest device = devices.get(d);
             ClosedLoopMeasurement bench = new ClosedLoopMeasurement(device.profile(), device.capacityBytes(), measuredIos);
@@ -92,6 +113,7 @@ public final class ModelAccuracyBenchmark {
                 failures.add(device.name() + " floor of Romano's form: " + e.getMessage());
             }
             Map<String, ResidualSummary> byModel = new LinkedHashMap<>();
+            RomanoModel fitted = null;
             for (String kind : MODELS) {
                 DatastoreModel model = registry.create(kind.equals(PESTO_AS_PUBLISHED) ? LqSlopeModel.NAME : kind);
                 try {
@@ -108,8 +130,14 @@ public final class ModelAccuracyBenchmark {
                 }
                 points.addAll(scored);
                 byModel.put(kind, summarize(scored));
+                if (model instanceof RomanoModel romano) {
+                    fitted = romano;
+                }
             }
             perDevice.put(device.name(), byModel);
+            if (mixes > 0 && fitted != null) {
+                mixPoints.addAll(scoreMixes(device, bench, fitted, base, executor, failures));
+            }
         }
         Map<String, ResidualSummary> pooled = new LinkedHashMap<>();
         for (String kind : MODELS) {
@@ -121,7 +149,28 @@ public final class ModelAccuracyBenchmark {
             }
             pooled.put(kind, summarize(ofModel));
         }
-        return new Result(List.copyOf(devices), testVector.size(), pooled, perDevice, points, failures, floors);
+        return new Result(List.copyOf(devices), testVector.size(), pooled, perDevice, points, failures, floors,
+                List.copyOf(mixPoints));
+    }
+
+    /**
+     * The device's mixes predicted by B1's romano and by one fitted from B2's design, whose 1 MiB
+     * level the mixes' largest streams need (B1's test vector stops at 64 KiB).
+     */
+    private List<RomanoMixAccuracy.MixPoint> scoreMixes(DeviceUnderTest device, ClosedLoopMeasurement bench,
+                                                        RomanoModel testVectorFit, long base, ExecutorService executor,
+                                                        List<String> failures) {
+        Map<String, RomanoModel> fits = new LinkedHashMap<>();
+        fits.put(FIT_TEST_VECTOR, testVectorFit);
+        RomanoModel balancing = new RomanoModel();
+        try {
+            balancing.fit(bench.measureAll(CalibrationDesign.romanoBalancingCalibration(), base + 60_000, executor));
+            fits.put(FIT_BALANCING, balancing);
+        } catch (IllegalArgumentException e) {
+            failures.add(device.name() + " romano (" + FIT_BALANCING + "): " + e.getMessage());
+        }
+        return RomanoMixAccuracy.score(device, fits, RomanoMixAccuracy.draw(mixes, base + 70_000), base + 70_000,
+                bench, base + 80_000, executor);
     }
 
     static ResidualSummary summarize(List<ScoredPoint> points) {

@@ -17,6 +17,9 @@ import java.util.function.ToDoubleFunction;
  * hundred beside 4 KiB reads at 50,000 IOPS, so the mix is predicted as small reads and a
  * device that large IOs move onto is predicted far faster than it runs.
  * X keeps T: interleaving destroys sequentiality by how often each stream's IOs arrive.
+ * {@code sdrs bench b1 --mixes N} measures both weightings on mixes run together in the testbed;
+ * its numbers and the reading of them are in the src-test README (B1), and
+ * {@code RomanoAggregationTest} holds the one-IO-at-a-time device on which only O is exact.
  *
  * <p>Eqs. 20–22 as SPEC §3.3 reads them (Eq. 20 as printed multiplies where the text says
  * "throughput weighted average"; Eq. 23 as printed is garbled):
@@ -47,16 +50,32 @@ public final class RomanoAggregation {
         return 1 - seq;
     }
 
-    /**
-     * A workload's weight in the mix's Z and R: its outstanding IOs; the tiny constant gives
-     * workloads with nothing in flight their plain mean when no workload has any.
-     */
-    public static double mixWeight(Workload w) {
-        return w.outstandingIos() + 1e-9;
+    /** What a workload's Z and R weigh in the mix's means. */
+    public enum Weighting {
+        /** By each workload's outstanding IOs, O_i (the product's, {@link #MIX}). */
+        OUTSTANDING_IOS,
+        /** By each workload's throughput, T_i (Eq. 24 as printed). */
+        THROUGHPUT;
+
+        /**
+         * The weight of a workload of throughput {@code t}; the tiny constant gives workloads with
+         * nothing in flight their plain mean when no workload has any.
+         */
+        public double of(Workload w, double t) {
+            return (this == OUTSTANDING_IOS ? w.outstandingIos() : t) + 1e-9;
+        }
     }
 
-    /** Eq. 24 over any number of workloads (Z and R by {@link #mixWeight}), f_X folded in pairwise (as the paper says). */
+    /** The weighting the product aggregates with ({@link #aggregate(List, ToDoubleFunction)}, {@link RomanoFold}). */
+    public static final Weighting MIX = Weighting.OUTSTANDING_IOS;
+
+    /** Eq. 24 over any number of workloads, Z and R weighted by {@link #MIX}, f_X folded in pairwise (as the paper says). */
     public static Workload aggregate(List<Workload> workloads, ToDoubleFunction<Workload> throughput) {
+        return aggregate(workloads, throughput, MIX);
+    }
+
+    /** Eq. 24 over any number of workloads with Z and R weighted by {@code weighting}. */
+    public static Workload aggregate(List<Workload> workloads, ToDoubleFunction<Workload> throughput, Weighting weighting) {
         if (workloads.isEmpty()) {
             throw new IllegalArgumentException("nothing to aggregate: no workloads");
         }
@@ -68,7 +87,7 @@ public final class RomanoAggregation {
         double tSoFar = 0;
         for (Workload w : workloads) {
             double t = throughput.applyAsDouble(w);
-            double m = mixWeight(w);
+            double m = weighting.of(w, t);
             o += w.outstandingIos();
             weights += m;
             z += m * w.ioSizeKb();

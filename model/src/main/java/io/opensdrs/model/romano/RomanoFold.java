@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 /**
  * Romano Eq. 24 folded incrementally as {@link RomanoAggregation#aggregate} reads it: O summed,
- * Z and R weighted by outstanding IOs, X folded pairwise with T = 1/LQ-slope (Eqs. 18, 20–22).
+ * Z and R weighted by {@link RomanoAggregation#MIX}, X folded pairwise with T = 1/LQ-slope (Eqs. 18, 20–22).
  * The pairwise X fold is order dependent, so adding a workload folds it on in O(1) and removing
  * one refolds the rest, O(n). T per workload is cached: it depends only on the workload and this
  * datastore's model.
@@ -81,7 +81,7 @@ final class RomanoFold extends MemberListAggregation {
 
     private static double[] fold(double[] s, Workload w, double ti) {
         s[4] = Double.isNaN(s[4]) ? w.randomFraction() : RomanoAggregation.randomness(s[4], w.randomFraction(), s[1], ti);
-        double weight = RomanoAggregation.mixWeight(w);
+        double weight = RomanoAggregation.MIX.of(w, ti);
         s[0] += w.outstandingIos();
         s[1] += ti;
         s[2] += weight * w.ioSizeKb();

@@ -179,7 +179,7 @@ public final class RomanoModel implements DatastoreModel {
 
     @Override
     public Workload aggregate(List<Workload> workloads) {
-        // Romano Eq. 24 weighs by T (§4.2).
+        // Romano Eq. 24 with this model's T (X by Eqs. 20–22; Z and R by RomanoAggregation.MIX).
         return RomanoAggregation.aggregate(workloads, this::throughput);
     }
 

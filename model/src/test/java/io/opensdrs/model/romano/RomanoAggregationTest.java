@@ -50,6 +50,53 @@ class RomanoAggregationTest {
         assertThat((4 * 300 + 1024 * 3) / 303.0).isLessThan(15);
     }
 
+    /**
+     * A device that serves one IO at a time in arrival order (an SSD's link, a single spindle):
+     * a workload alone at O IOs in flight takes P = O·s(Z), s(Z) = c + Z/B. Run together, every IO
+     * waits for all ΣO_i in flight, and Little's law at saturation (Σ_i X_i·s_i = 1, X_i = O_i/L)
+     * gives each the same latency L = Σ_i O_i·s(Z_i). Romano fitted to the workloads alone predicts
+     * the mix exactly when its Z is weighted by O; weighted by T = 1/s(Z), a 1 MiB stream beside
+     * 4 KiB reads counts as one IO in twenty and the mix reads as small IOs.
+     */
+    @Test
+    void aMixOnAOneAtATimeDeviceIsPredictedFromItsOutstandingIoWeightedSize() {
+        double c = 0.1;
+        double bandwidthKbPerMs = 500;
+        java.util.function.ToDoubleFunction<Workload> service = w -> c + w.ioSizeKb() / bandwidthKbPerMs;
+        java.util.Random rnd = new java.util.Random(7);
+        List<io.opensdrs.model.Observation> alone = new java.util.ArrayList<>();
+        for (double x : new double[] {0, 0.5, 1}) {
+            for (double r : new double[] {0, 0.5, 1}) {
+                for (double z : new double[] {4, 64, 256, 1024}) {
+                    for (double o : new double[] {1, 4, 16}) {
+                        Workload w = new Workload(o, z, r, x);
+                        alone.add(new io.opensdrs.model.Observation(w,
+                                o * service.applyAsDouble(w) * (1 + 0.01 * rnd.nextGaussian())));
+                    }
+                }
+            }
+        }
+        RomanoModel model = new RomanoModel();
+        model.fit(alone);
+        Workload stream = new Workload(4, 1024, 1, 0);
+        Workload reads = new Workload(4, 4, 1, 1);
+        double measured = 4 * service.applyAsDouble(stream) + 4 * service.applyAsDouble(reads);
+
+        double product = model.predict(model.aggregate(List.of(stream, reads))).latencyMs();
+        assertThat(product).isCloseTo(measured, within(0.03 * measured));
+        var fold = model.incrementalAggregation(new Workload[] {stream, reads});
+        fold.change(new int[] {0, 1}, new int[0]);
+        assertThat(fold.predict(new int[0], new int[0], null).latencyMs()).isCloseTo(measured, within(0.03 * measured));
+        // the balancer's view of moving the stream onto the reads' device
+        var reading = model.incrementalAggregation(new Workload[] {stream, reads});
+        reading.change(new int[] {1}, new int[0]);
+        assertThat(reading.predict(new int[] {0}, new int[0], null).latencyMs()).isCloseTo(measured, within(0.03 * measured));
+
+        double byThroughput = model.predict(RomanoAggregation.aggregate(List.of(stream, reads), model::throughput,
+                RomanoAggregation.Weighting.THROUGHPUT)).latencyMs();
+        assertThat(byThroughput).isLessThan(0.5 * measured);
+    }
+
     @Test
     void workloadsWithNothingInFlightAverageEvenly() {
         Workload a = new Workload(0, 8, 1.0, 1.0);

@@ -1,6 +1,7 @@
 package io.opensdrs.testbed.world;
 
 import io.opensdrs.scenario.WorkloadSpec;
+import io.opensdrs.testbed.device.DeviceProfile;
 import io.opensdrs.testbed.device.DeviceProfiles;
 import io.opensdrs.testbed.device.IoRequest;
 import io.opensdrs.testbed.device.StorageDevice;
@@ -159,9 +160,34 @@ public final class SteadyStateRun extends WorldRun {
 
     private List<DiskWindow> sample(Datastore ds, List<Stream> streams) {
         samplesTaken++;
+        return sample(ds.profile(), ds.capacityBytes(), ds.thin(), ds.name(), seed, streams);
+    }
+
+    /**
+     * The steady state of closed-loop workloads running together on one device, sampled as a
+     * datastore's is (class comment): workload i on its own virtual disk, the disks splitting the
+     * LUN evenly in order. One window per workload, in order, each named {@code disk<i>}.
+     *
+     * @param datastore the datastore's name, which seeds its device as in a world run
+     */
+    public static List<DiskWindow> together(DeviceProfile profile, long capacityBytes, String datastore, long seed,
+                                            List<WorkloadSpec> workloads) {
+        if (workloads.isEmpty()) {
+            throw new IllegalArgumentException("no workloads to run together on " + datastore);
+        }
+        long size = capacityBytes / workloads.size();
+        List<Stream> streams = new ArrayList<>();
+        for (int i = 0; i < workloads.size(); i++) {
+            streams.add(new Stream("disk" + i, size, i * size, workloads.get(i)));
+        }
+        return sample(profile, capacityBytes, false, datastore, seed, streams);
+    }
+
+    private static List<DiskWindow> sample(DeviceProfile profile, long capacityBytes, boolean thinLun, String datastore,
+                                           long seed, List<Stream> streams) {
         Simulation sim = new Simulation();
-        StorageDevice dev = DeviceProfiles.build(sim, ds.profile(), ds.capacityBytes(), seed ^ ds.name().hashCode());
-        if (ds.thin()) {
+        StorageDevice dev = DeviceProfiles.build(sim, profile, capacityBytes, seed ^ datastore.hashCode());
+        if (thinLun) {
             ThinProvisionedLun thin = new ThinProvisionedLun(sim, dev);
             for (Stream s : streams) {
                 thin.allocate(s.base(), s.sizeBytes());
@@ -174,7 +200,7 @@ public final class SteadyStateRun extends WorldRun {
         for (Stream s : streams) {
             WindowAccumulator acc = new WindowAccumulator(s.id(), 0);
             accs.add(acc);
-            DiskLocation where = new DiskLocation(ds.name(), device, s.base());
+            DiskLocation where = new DiskLocation(datastore, device, s.base());
             new VirtualDiskWorkload(sim, s.id(), s.sizeBytes(), s.spec(), () -> where, new IoObserver() {
                 @Override
                 public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
@@ -191,7 +217,7 @@ public final class SteadyStateRun extends WorldRun {
         sim.runUntil(WARMUP_MS);
         warmUpCaches(sim, device);
         for (WindowAccumulator a : accs) {
-            a.close(sim.now(), ds.name());
+            a.close(sim.now(), datastore);
         }
         total[0] = 0;
         double start = sim.now();
@@ -204,7 +230,7 @@ public final class SteadyStateRun extends WorldRun {
         }
         List<DiskWindow> out = new ArrayList<>();
         for (WindowAccumulator a : accs) {
-            out.add(a.close(sim.now(), ds.name()));
+            out.add(a.close(sim.now(), datastore));
         }
         return out;
     }
