@@ -53,6 +53,14 @@ class BenchCommandsTest {
     }
 
     @Test
+    void b1RefusesANegativeNumberOfMixes() {
+        SdrsRun r = SdrsRun.of("bench", "b1", "--mixes", "-1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("error: --mixes must be between 0 and 4000, got -1");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
     void b4vRefusesBadValuesNamingTheOption() {
         for (List<String> bad : List.of(List.of("--disks", "0"), List.of("--periods", "0"), List.of("--period", "500ms"),
                 List.of("--period", "soon"), List.of("--batch-size", "0"), List.of("--parallel-calls", "0"), List.of("--check-disks", "-1"))) {
