@@ -217,7 +217,7 @@ public final class SteadyStateRun extends WorldRun {
         sim.runUntil(WARMUP_MS);
         warmUpCaches(sim, device);
         for (WindowAccumulator a : accs) {
-            a.close(sim.now(), datastore);
+            a.restart(sim.now());
         }
         total[0] = 0;
         double start = sim.now();
