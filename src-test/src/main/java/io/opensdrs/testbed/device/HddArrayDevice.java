@@ -3,8 +3,6 @@ package io.opensdrs.testbed.device;
 import io.opensdrs.testbed.sim.Simulation;
 
 import java.util.ArrayDeque;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -24,7 +22,7 @@ public final class HddArrayDevice implements StorageDevice {
     private final long unit;
     private final int dataDisks;
     private final Spindle[] spindles;
-    private final Map<Long, Boolean> readCache;
+    private final ReadCacheLines readCache;
     private final long readCacheLines;
     private final double writeCacheBytes;
     private final double busBytesPerMs;
@@ -52,12 +50,7 @@ public final class HddArrayDevice implements StorageDevice {
             spindles[i] = new Spindle(sim, mech, perDisk, rng.nextDouble());
         }
         this.readCacheLines = (long) (profile.readCacheGB() * 1024 * 1024 * 1024 / LINE);
-        this.readCache = readCacheLines > 0 ? new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-                return size() > readCacheLines;
-            }
-        } : null;
+        this.readCache = readCacheLines > 0 ? new ReadCacheLines(readCacheLines) : null;
         this.writeCacheBytes = profile.writeCacheMB() * 1024 * 1024;
         this.busBytesPerMs = profile.busMBps() * 1e3;
         this.destageLimit = Math.max(1, (int) Math.round(DESTAGE_PER_DISK * profile.disks()));
@@ -160,7 +153,7 @@ public final class HddArrayDevice implements StorageDevice {
 
     private boolean cached(IoRequest io) {
         for (long l = io.offset() / LINE; l <= (io.end() - 1) / LINE; l++) {
-            if (readCache.get(l) == null) {
+            if (!readCache.touch(l)) {
                 return false;
             }
         }
@@ -172,7 +165,7 @@ public final class HddArrayDevice implements StorageDevice {
             return;
         }
         for (long l = io.offset() / LINE; l <= (io.end() - 1) / LINE; l++) {
-            readCache.put(l, Boolean.TRUE);
+            readCache.add(l);
         }
     }
 

@@ -23,6 +23,14 @@ final class Spindle {
         boolean queuedOnArrival;
         /** When the command entered the drive's command queue, its first ncqDepth slots (ms). */
         double queuedAt = Double.NaN;
+        /**
+         * Where it lies on this disk, set when it is submitted: the radial position of its start
+         * and of its end, and the angle of its start within a track (revolutions) — read for
+         * every queued command at every dispatch.
+         */
+        double radial;
+        double endRadial;
+        double angle;
 
         Op(long offset, int size, boolean read, Runnable done) {
             this.offset = offset;
@@ -107,6 +115,9 @@ final class Spindle {
     }
 
     void submit(Op op) {
+        op.radial = radial(op.offset());
+        op.endRadial = radial(op.end());
+        op.angle = frac(op.offset() / trackBytes);
         op.queuedOnArrival = busy;
         queue.add(op);
         if (queue.size() <= m.ncqDepth()) {
@@ -162,11 +173,10 @@ final class Spindle {
         return m.settleMs() + (m.fullStrokeMs() - m.settleMs()) * Math.sqrt(d);
     }
 
-    /** Time until the start of {@code offset} passes under the head, from time {@code t}. */
-    private double rotationalWaitMs(double t, long offset) {
+    /** Time until the start of {@code op} passes under the head, from time {@code t}. */
+    private double rotationalWaitMs(double t, Op op) {
         double headAngle = frac(t / revMs + phase);
-        double target = frac(offset / trackBytes);
-        return frac(target - headAngle) * revMs;
+        return frac(op.angle - headAngle) * revMs;
     }
 
     private static double frac(double x) {
@@ -191,11 +201,11 @@ final class Spindle {
         if (bufferHit(op, t)) {
             return -1;
         }
-        double seek = seekMs(headRadial, radial(op.offset()));
+        double seek = seekMs(headRadial, op.radial);
         if (!m.rotationAware()) {
             return seek;
         }
-        return seek + rotationalWaitMs(t + m.commandMs() + seek, op.offset());
+        return seek + rotationalWaitMs(t + m.commandMs() + seek, op);
     }
 
     /** Returns the completion time of {@code op} dispatched at {@code t}. */
@@ -216,10 +226,10 @@ final class Spindle {
             headRadial = radial(frozenEnd);
             streaming = false;
         }
-        double seek = seekMs(headRadial, radial(op.offset()));
+        double seek = seekMs(headRadial, op.radial);
         double arrive = t + m.commandMs() + seek + (queuedCommand ? m.queuedPenaltyMs() : 0);
-        double end = arrive + rotationalWaitMs(arrive, op.offset()) + op.size() / bytesPerMs;
-        headRadial = radial(op.end());
+        double end = arrive + rotationalWaitMs(arrive, op) + op.size() / bytesPerMs;
+        headRadial = op.endRadial;
         if (op.read() && readAheadBytes > 0) {
             streaming = true;
             bufStart = op.offset();

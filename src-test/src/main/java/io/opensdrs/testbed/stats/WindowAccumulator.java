@@ -117,6 +117,21 @@ public final class WindowAccumulator {
                 reads == 0 ? 0 : readLatencySum / reads, writes == 0 ? 0 : writeLatencySum / writes,
                 span > 0 ? readOutstandingArea / span : 0, span > 0 ? (outstandingArea - readOutstandingArea) / span : 0,
                 small, medium, large);
+        startWindow(now);
+        return w;
+    }
+
+    /**
+     * Starts the next window at {@code now} and drops the current one unread — the state
+     * {@link #close} leaves, without sorting the window's latencies for statistics nobody reads
+     * (a steady-state sample's warm-up holds hundreds of thousands of IOs).
+     */
+    public void restart(double now) {
+        integrate(now);
+        startWindow(now);
+    }
+
+    private void startWindow(double now) {
         windowStart = now;
         reads = writes = bytesRead = bytesWritten = 0;
         latencySum = 0;
@@ -127,7 +142,6 @@ public final class WindowAccumulator {
         issued = 0;
         issuedBytes = 0;
         outstandingArea = 0;
-        return w;
     }
 
     static double percentile(double[] sorted, double pct) {

@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The fast method for long virtual-time runs. Datastores do not interact except through
@@ -62,13 +65,13 @@ public final class SteadyStateRun extends WorldRun {
     /**
      * Samples that runs of one world share: a sample is a function of the datastore's device, name
      * (its device's seed), the run's seed and the streams on it, all in its key, so a shared sample
-     * is the one the run would have simulated. Thread-safe; two runs may simulate the same sample at
-     * once, and either result is the same.
+     * is the one the run would have simulated. Thread-safe: each sample is simulated once; a run
+     * that needs one another run is simulating first simulates the others it needs, then waits.
      */
     public static final class Samples {
-        private final Map<String, List<DiskWindow>> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, CompletableFuture<List<DiskWindow>>> byKey = new ConcurrentHashMap<>();
 
-        /** How many distinct samples are held. */
+        /** How many distinct samples are held (or being simulated). */
         public int size() {
             return byKey.size();
         }
@@ -96,11 +99,14 @@ public final class SteadyStateRun extends WorldRun {
     }
 
     @Override
-    protected List<DiskWindow> window(double startMs, double endMs, Clock clock) {
+    protected List<DiskWindow> window(double startMs, double endMs, Clock clock) throws InterruptedException {
         double hour = startMs / 3_600_000;
         double seconds = (endMs - startMs) / 1000;
-        List<DiskWindow> out = new ArrayList<>();
-        Map<String, Double> copyRate = new HashMap<>();
+        List<Datastore> busy = new ArrayList<>();
+        List<List<Stream>> streamsOf = new ArrayList<>();
+        List<CompletableFuture<List<DiskWindow>>> sampleOf = new ArrayList<>();
+        List<Integer> mine = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
         for (Datastore ds : world.datastores()) {
             List<Stream> streams = new ArrayList<>();
             for (VirtualDisk d : world.disksOn(ds.name())) {
@@ -125,11 +131,24 @@ public final class SteadyStateRun extends WorldRun {
                 key.append('|').append(s.id()).append('=').append(s.sizeBytes()).append('@').append(s.base()).append(':')
                         .append(s.spec());
             }
-            List<DiskWindow> sample = samples.byKey.get(key.toString());
-            if (sample == null) {
-                sample = sample(ds, streams);
-                samples.byKey.put(key.toString(), sample);
+            CompletableFuture<List<DiskWindow>> claim = new CompletableFuture<>();
+            CompletableFuture<List<DiskWindow>> held = samples.byKey.putIfAbsent(key.toString(), claim);
+            if (held == null) {
+                held = claim;
+                mine.add(busy.size());
             }
+            busy.add(ds);
+            streamsOf.add(streams);
+            sampleOf.add(held);
+            keys.add(key.toString());
+        }
+        simulateClaimed(mine, busy, streamsOf, sampleOf, keys);
+        List<DiskWindow> out = new ArrayList<>();
+        Map<String, Double> copyRate = new HashMap<>();
+        for (int k = 0; k < busy.size(); k++) {
+            Datastore ds = busy.get(k);
+            List<Stream> streams = streamsOf.get(k);
+            List<DiskWindow> sample = await(sampleOf.get(k));
             for (int i = 0; i < streams.size(); i++) {
                 DiskWindow w = sample.get(i);
                 double scale = seconds / Math.max(1e-9, w.seconds());
@@ -156,6 +175,44 @@ public final class SteadyStateRun extends WorldRun {
             }
         }
         return out;
+    }
+
+    /**
+     * Simulates the samples this run claimed ({@code mine}, indexes into the lists). One that fails is
+     * released with every claimed sample not yet simulated, so a run waiting for them fails too rather
+     * than waiting for ever, and a later run simulates them afresh.
+     */
+    private void simulateClaimed(List<Integer> mine, List<Datastore> busy, List<List<Stream>> streamsOf,
+                                 List<CompletableFuture<List<DiskWindow>>> sampleOf, List<String> keys) {
+        int next = 0;
+        try {
+            for (; next < mine.size(); next++) {
+                int k = mine.get(next);
+                sampleOf.get(k).complete(sample(busy.get(k), streamsOf.get(k)));
+            }
+        } catch (RuntimeException | Error e) {
+            for (int j = next; j < mine.size(); j++) {
+                int k = mine.get(j);
+                samples.byKey.remove(keys.get(k), sampleOf.get(k));
+                sampleOf.get(k).completeExceptionally(e);
+            }
+            throw e;
+        }
+    }
+
+    private static List<DiskWindow> await(CompletableFuture<List<DiskWindow>> sample) throws InterruptedException {
+        try {
+            return sample.get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(c);
+        }
     }
 
     private List<DiskWindow> sample(Datastore ds, List<Stream> streams) {
@@ -217,7 +274,7 @@ public final class SteadyStateRun extends WorldRun {
         sim.runUntil(WARMUP_MS);
         warmUpCaches(sim, device);
         for (WindowAccumulator a : accs) {
-            a.close(sim.now(), datastore);
+            a.restart(sim.now());
         }
         total[0] = 0;
         double start = sim.now();

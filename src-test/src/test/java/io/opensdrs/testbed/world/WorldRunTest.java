@@ -146,4 +146,44 @@ class WorldRunTest {
             assertThat(RandomWorldGenerator.toJson(RandomWorldGenerator.generate(seed, 12, 30, 6))).isEqualTo(json);
         }
     }
+    /** Three windows of a steady-state run of {@code world}, its samples shared through {@code samples}. */
+    private static List<List<DiskWindow>> threeWindows(World world, SteadyStateRun.Samples samples, int[] taken)
+            throws Exception {
+        List<List<DiskWindow>> out = new java.util.ArrayList<>();
+        SteadyStateRun run = (SteadyStateRun) WorldRun.steadyState(world, 11, samples);
+        run.run(WorldRun.WINDOW_MS * 3 / 3_600_000, new VirtualClock(), (t, disks, dss) -> out.add(disks),
+                WorldRun.PlacementPolicy.NONE);
+        taken[0] = run.samplesTaken();
+        return out;
+    }
+
+    @Test
+    void runsSharingSamplesAtOnceSimulateEachSampleOnceAndSeeWhatAnUnsharedRunSees() throws Exception {
+        Scenario s = ScenarioLoader.parse(SMALL, "small");
+        int[] alone = new int[1];
+        List<List<DiskWindow>> unshared = threeWindows(World.build(s), new SteadyStateRun.Samples(), alone);
+        assertThat(alone[0]).isEqualTo(3); // one sample per datastore: nothing changes in three windows
+
+        SteadyStateRun.Samples shared = new SteadyStateRun.Samples();
+        int[][] taken = new int[2][1];
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<List<List<DiskWindow>>>> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                int me = i;
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    return threeWindows(World.build(s), shared, taken[me]);
+                }));
+            }
+            for (java.util.concurrent.Future<List<List<DiskWindow>>> r : runs) {
+                assertThat(r.get()).isEqualTo(unshared);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(taken[0][0] + taken[1][0]).as("samples simulated by the two runs together").isEqualTo(3);
+        assertThat(shared.size()).isEqualTo(3);
+    }
 }
