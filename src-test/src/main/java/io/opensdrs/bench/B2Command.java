@@ -219,6 +219,19 @@ public final class B2Command implements Callable<Integer> {
                                     + "datastore's measured mean after it inside the cost-benefit's 95 %% bounds in %d of %d (%.1f %%)%n",
                             model, row.group(), inside, sides, sides == 0 ? Double.NaN : 100.0 * inside / sides);
                 }
+                MeasuredGreedyReference.PerIoCheck check = new MeasuredGreedyReference.PerIoCheck(0, 0, 0, 0, 0, 0);
+                for (BalancingTrial.Outcome o : r.outcomes()) {
+                    if (o.intervals() != null && o.group().equals(row.group())) {
+                        check = check.plus(o.intervals().perIo());
+                    }
+                }
+                out.printf(Locale.ROOT, "per-IO predictions (%s): every single-VM move from the first placement (%d), the "
+                                + "per-IO change predicted with auto's models as per-io screens it, measured minus predicted %+.1f %% "
+                                + "± %.1f %% (mean ± SD); of the %d predicted to lower per-IO latency by ≥ 2 %%, %.1f %% measured lower "
+                                + "and %.1f %% more than 2 %% higher%n",
+                        row.group(), check.moves(), 100 * check.meanError(), 100 * check.errorSd(), check.predictedGains(),
+                        check.predictedGains() == 0 ? Double.NaN : 100.0 * check.held() / check.predictedGains(),
+                        check.predictedGains() == 0 ? Double.NaN : 100.0 * check.worse() / check.predictedGains());
                 out.printf(Locale.ROOT, "reference (%s): each move chosen by measuring every candidate in the testbed, at most "
                                 + "%d: per-IO %.1f %%, worst p90 %.1f %%, mean %.1f %%, variance %.1f %%, max %.1f %%, %.2f moves — "
                                 + "what single-VM moves can reach on these devices without model error%n",
@@ -306,7 +319,8 @@ public final class B2Command implements Callable<Integer> {
             w.println("group,world,strategy,datastores_before,mean_before_ms,mean_after_ms,max_before_ms,max_after_ms,"
                     + "var_before,var_after,per_io_before_ms,per_io_after_ms,worst_p90_before_ms,worst_p90_after_ms,worse,"
                     + "moves,moved_back,moves_per_run,per_io_after_each_run_ms,settled,copy_hours,interval_sides,"
-                    + "interval_inside,pesto_interval_sides,pesto_interval_inside,notes,plan");
+                    + "interval_inside,pesto_interval_sides,pesto_interval_inside,per_io_checked,per_io_error_sum,per_io_error_squares,"
+                    + "per_io_predicted_gains,per_io_gains_held,per_io_gains_worse,notes,plan");
             for (BalancingTrial.Outcome o : r.outcomes()) {
                 StringBuilder perRun = new StringBuilder();
                 StringBuilder perIoRun = new StringBuilder();
@@ -315,7 +329,7 @@ public final class B2Command implements Callable<Integer> {
                     perIoRun.append(perIoRun.length() == 0 ? "" : " ")
                             .append(String.format(Locale.ROOT, "%.4f", run.after().perIoMeanMs()));
                 }
-                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%b,%d,%d,%s,%s,%b,%.3f,%s,%s,%s,%s,\"%s\",\"%s\"%n",
+                w.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%b,%d,%d,%s,%s,%b,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,\"%s\",\"%s\"%n",
                         o.group(), o.world(), o.strategy(), o.before().byDatastore().size(), o.before().mean(), o.after().mean(),
                         o.before().max(), o.after().max(), o.before().variance(), o.after().variance(),
                         o.before().perIoMeanMs(), o.after().perIoMeanMs(), o.before().worstP90(), o.after().worstP90(),
@@ -325,6 +339,12 @@ public final class B2Command implements Callable<Integer> {
                         o.intervals() == null ? "" : o.intervals().romano().inside(),
                         o.intervals() == null ? "" : o.intervals().pesto().sides(),
                         o.intervals() == null ? "" : o.intervals().pesto().inside(),
+                        o.intervals() == null ? "" : o.intervals().perIo().moves(),
+                        o.intervals() == null ? "" : String.format(Locale.ROOT, "%.6f", o.intervals().perIo().errorSum()),
+                        o.intervals() == null ? "" : String.format(Locale.ROOT, "%.6f", o.intervals().perIo().errorSquares()),
+                        o.intervals() == null ? "" : o.intervals().perIo().predictedGains(),
+                        o.intervals() == null ? "" : o.intervals().perIo().held(),
+                        o.intervals() == null ? "" : o.intervals().perIo().worse(),
                         String.join("; ", o.notes()).replace("\"", "'"),
                         String.join(" | ", o.plan()).replace("\"", "'"));
             }

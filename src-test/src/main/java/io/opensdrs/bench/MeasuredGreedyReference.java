@@ -1,8 +1,10 @@
 package io.opensdrs.bench;
 
 import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.MovableUnit;
 import io.opensdrs.balance.WorkingPlacement;
 import io.opensdrs.balance.pesto.CostBenefit;
+import io.opensdrs.balance.perio.IoRateCostBenefit;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.scenario.HostSpec;
 import io.opensdrs.scenario.InvalidScenarioException;
@@ -63,8 +65,40 @@ final class MeasuredGreedyReference {
      * cost-benefit gives that ({@link CostBenefit#anchored}: romano's after-prediction interval,
      * pesto's change error) — against its measured mean after.
      */
-    record IntervalCheck(Count romano, Count pesto) {
+    record IntervalCheck(Count romano, Count pesto, PerIoCheck perIo) {
     }
+
+    /**
+     * How the per-IO latency change the product predicts for a move held against what the testbed
+     * measured, for every single-VM move from the world's first placement: predicted with the models
+     * a server set to {@code auto} would have ({@link BalancingTrial#autoState}) exactly as
+     * {@code per-io} screens its candidates ({@link IoRateCostBenefit#pointRateGain}, Little's law
+     * over the cluster), measured as B2 scores it. {@code errorSum} and {@code errorSquares} sum
+     * measured minus predicted relative change over all {@code moves}; of the {@code predictedGains}
+     * moves predicted to lower per-IO latency by at least 2 %, {@code held} measured lower and
+     * {@code worse} measured more than 2 % higher.
+     */
+    record PerIoCheck(int moves, double errorSum, double errorSquares, int predictedGains, int held, int worse) {
+        PerIoCheck plus(PerIoCheck o) {
+            return new PerIoCheck(moves + o.moves, errorSum + o.errorSum, errorSquares + o.errorSquares,
+                    predictedGains + o.predictedGains, held + o.held, worse + o.worse);
+        }
+
+        double meanError() {
+            return moves == 0 ? Double.NaN : errorSum / moves;
+        }
+
+        double errorSd() {
+            if (moves == 0) {
+                return Double.NaN;
+            }
+            double m = meanError();
+            return Math.sqrt(Math.max(0, errorSquares / moves - m * m));
+        }
+    }
+
+    /** B2's smallest per-IO change that counts (its "worse" definition), and {@code per-io}'s smallest gain. */
+    private static final double PER_IO_STEP = 0.02;
 
     /** Datastores checked, and how many of them measured inside their predicted bounds. */
     record Count(int sides, int inside) {
@@ -88,6 +122,9 @@ final class MeasuredGreedyReference {
                 new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "romano")),
                 new WorkingPlacement(trial.clusterState(World.build(current), beforeWindows, "pesto"))};
         Set<String> busyBefore = busy(beforeWindows);
+        WorkingPlacement auto = new WorkingPlacement(trial.autoState(World.build(current), beforeWindows));
+        IoRateCostBenefit rates = new IoRateCostBenefit(auto, new CostBenefit(auto));
+        PerIoCheck perIo = new PerIoCheck(0, 0, 0, 0, 0, 0);
         int[] sides = new int[models.length];
         int[] inside = new int[models.length];
         DatastoreLatencies now = before;
@@ -110,6 +147,13 @@ final class MeasuredGreedyReference {
                     List<List<DiskWindow>> windows = windows(candidate, seed, samples);
                     DatastoreLatencies measured = BalancingTrial.latencies(windows, idle);
                     if (moves == 0) {
+                        double predictedChange = predictedPerIoChange(auto, rates, vm.name(), from, to);
+                        if (!Double.isNaN(predictedChange)) {
+                            double change = measured.perIoMeanMs() / before.perIoMeanMs() - 1;
+                            boolean gain = predictedChange <= -PER_IO_STEP;
+                            perIo = perIo.plus(new PerIoCheck(1, change - predictedChange, (change - predictedChange) * (change - predictedChange),
+                                    gain ? 1 : 0, gain && change < 0 ? 1 : 0, gain && change > PER_IO_STEP ? 1 : 0));
+                        }
                         Set<String> busyAfter = busy(windows);
                         for (int i = 0; i < models.length; i++) {
                             WorkingPlacement predicted = models[i];
@@ -153,7 +197,24 @@ final class MeasuredGreedyReference {
             moves++;
         }
         return new BalancingTrial.Outcome(scenario.name(), group, NAME, before, now, moves, true, 0, List.of(), plan,
-                new IntervalCheck(new Count(sides[0], inside[0]), new Count(sides[1], inside[1])));
+                new IntervalCheck(new Count(sides[0], inside[0]), new Count(sides[1], inside[1]), perIo));
+    }
+
+    /**
+     * The cluster's per-IO latency change {@code per-io} predicts for moving the VM, as a share; NaN
+     * when the VM moves as more than one unit there (its disks kept apart) or carries no IO.
+     */
+    private static double predictedPerIoChange(WorkingPlacement p, IoRateCostBenefit rates, String vm, String from, String to) {
+        List<MovableUnit> units = p.unitsOf(vmIndex(p, vm));
+        double total = p.ioRate();
+        if (units.size() != 1 || !(total > 0)) {
+            return Double.NaN;
+        }
+        MovableUnit u = units.get(0);
+        int src = p.datastoreIndex(from);
+        double gain = rates.pointRateGain(u, src, p.datastoreIndex(to), p.load(src).predictWith(null, u.disks(), null));
+        // Σ O is fixed, so per-IO latency scales as T / (T + ΔT)
+        return total / (total + gain) - 1;
     }
 
     private static int vmIndex(WorkingPlacement p, String vm) {

@@ -36,6 +36,12 @@ class MeasuredGreedyReferenceTest {
             assertThat(c.inside()).isBetween(0, c.sides());
         }
         assertThat(o.intervals().pesto().sides()).isEqualTo(o.intervals().romano().sides());
+        // per-io's predicted per-IO change is checked on every one of those moves (one disk per VM, all with IO)
+        MeasuredGreedyReference.PerIoCheck check = o.intervals().perIo();
+        assertThat(check.moves()).isEqualTo(candidates);
+        assertThat(check.predictedGains()).isPositive();
+        assertThat(check.held() + check.worse()).isLessThanOrEqualTo(check.predictedGains());
+        assertThat(check.errorSd()).isFinite();
         assertThat(o.moves()).isBetween(1, 2);
         assertThat(o.after().perIoMeanMs()).isLessThan(o.before().perIoMeanMs());
         assertThat(DatastoreLatencies.worse(o.before(), o.after())).isFalse();
