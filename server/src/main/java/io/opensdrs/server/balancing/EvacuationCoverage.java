@@ -2,7 +2,7 @@ package io.opensdrs.server.balancing;
 
 import io.opensdrs.server.migration.ActionState;
 import io.opensdrs.server.migration.MigrationAction;
-import io.opensdrs.server.migration.MigrationStore;
+import io.opensdrs.server.migration.MigrationRepository;
 import io.opensdrs.server.migration.RecommendationState;
 import io.opensdrs.server.migration.Recommendations;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,9 +39,9 @@ import java.util.function.Predicate;
 public class EvacuationCoverage {
 
     private final JdbcTemplate jdbc;
-    private final MigrationStore store;
+    private final MigrationRepository store;
 
-    public EvacuationCoverage(JdbcTemplate jdbc, MigrationStore store) {
+    public EvacuationCoverage(JdbcTemplate jdbc, MigrationRepository store) {
         this.jdbc = jdbc;
         this.store = store;
     }

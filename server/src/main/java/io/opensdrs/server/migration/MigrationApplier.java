@@ -39,7 +39,7 @@ public class MigrationApplier {
     private static final Logger log = LoggerFactory.getLogger(MigrationApplier.class);
 
     private final ObjectProvider<VSphereClient> clients;
-    private final MigrationStore store;
+    private final MigrationRepository store;
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
     private final ActionScheduler scheduler;
@@ -51,7 +51,7 @@ public class MigrationApplier {
     private volatile int maxTotal;
     private ScheduledExecutorService loop;
 
-    public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationStore store, MigrationProperties properties,
+    public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationRepository store, MigrationProperties properties,
                             ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistory history,
                             MoveDescriptions descriptions) {
         this.clients = clients;
