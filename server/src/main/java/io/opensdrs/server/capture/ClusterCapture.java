@@ -3,7 +3,7 @@ package io.opensdrs.server.capture;
 import io.opensdrs.model.Workload;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.models.ModelRecord;
-import io.opensdrs.server.stats.RawSampleStore;
+import io.opensdrs.server.stats.StatisticsRepository;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -37,10 +37,10 @@ public class ClusterCapture {
 
     private final JdbcTemplate jdbc;
     private final DatastoreModels models;
-    private final RawSampleStore raw;
+    private final StatisticsRepository raw;
     private final TransactionTemplate readOnly;
 
-    public ClusterCapture(JdbcTemplate jdbc, DatastoreModels models, RawSampleStore raw, TransactionTemplate tx) {
+    public ClusterCapture(JdbcTemplate jdbc, DatastoreModels models, StatisticsRepository raw, TransactionTemplate tx) {
         this.jdbc = jdbc;
         this.models = models;
         this.raw = raw;
