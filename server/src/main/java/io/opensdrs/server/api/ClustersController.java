@@ -4,7 +4,7 @@ import io.opensdrs.server.balancing.BalancingViews;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.balancing.SledsControlLoop;
 import io.opensdrs.server.balancing.StorageDrsOff;
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.problems.ApiIds;
@@ -53,7 +53,7 @@ public class ClustersController {
 
     private final InventoryQueries queries;
     private final InventoryRepository inventory;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final ClusterSettingsRepository settingsRepository;
     private final DatastoreModels models;
     private final JdbcTemplate jdbc;
@@ -68,7 +68,7 @@ public class ClustersController {
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
     private static final String INTRA_VM_AFFINITY = "intraVmAffinity:";
 
-    public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistory history,
+    public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistoryRepository history,
                               ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
                               VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds) {

@@ -9,7 +9,7 @@ import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.migration.Recommendation;
@@ -48,10 +48,10 @@ public class PlanRecorder {
     private final JdbcTemplate jdbc;
     private final ObjectMapper json;
     private final Clock clock;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
 
-    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistory history,
+    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistoryRepository history,
                         MoveDescriptions descriptions) {
         this.recommendations = recommendations;
         this.descriptions = descriptions;
@@ -303,6 +303,6 @@ public class PlanRecorder {
     }
 
     static String truncate(String s, int max) {
-        return ActionHistory.truncate(s, max);
+        return ActionHistoryRepository.truncate(s, max);
     }
 }

@@ -1,6 +1,6 @@
 package io.opensdrs.server.migration;
 
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
@@ -44,7 +44,7 @@ public class MigrationApplier {
     private final MigrationPreconditions preconditions;
     private final ActionScheduler scheduler;
     private final StoredInventory stored;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
     private final Map<String, Integer> maxPerDatastore = new ConcurrentHashMap<>();
     private final Map<String, Integer> maxPerHost = new ConcurrentHashMap<>();
@@ -52,7 +52,7 @@ public class MigrationApplier {
     private ScheduledExecutorService loop;
 
     public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationRepository store, MigrationProperties properties,
-                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistory history,
+                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistoryRepository history,
                             MoveDescriptions descriptions) {
         this.clients = clients;
         this.history = history;

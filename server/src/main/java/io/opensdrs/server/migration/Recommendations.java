@@ -3,7 +3,7 @@ package io.opensdrs.server.migration;
 import io.opensdrs.balance.Relocation;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import org.springframework.stereotype.Service;
 
 import java.util.ArrayDeque;
@@ -35,10 +35,10 @@ public class Recommendations {
 
     private final MigrationRepository store;
     private final MigrationApplier applier;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
 
-    public Recommendations(MigrationRepository store, MigrationApplier applier, ActionHistory history,
+    public Recommendations(MigrationRepository store, MigrationApplier applier, ActionHistoryRepository history,
                            MoveDescriptions descriptions) {
         this.store = store;
         this.applier = applier;
