@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The stored inventory (datastore clusters, datastores, hosts, VMs and their virtual disks, and the
@@ -29,6 +30,15 @@ public class InventoryRepository {
 
     /** A virtual disk with its VM's name and the name of the datastore it is on (null: not in the inventory). */
     public record DiskRow(String vm, String vmName, int diskKey, String file, long sizeBytes, String datastore) {
+    }
+
+    /** A datastore a host mounts, by the host's id and name and the datastore's name. */
+    public record MountRow(String hostMoid, String hostName, String datastoreName) {
+    }
+
+    /** A virtual disk with its VM, the VM's host (null: none known) and the name of the datastore it is on. */
+    public record VmDiskRow(String vmMoid, String vmName, String hostName, boolean poweredOn, int key, String file, long size,
+                            String datastore) {
     }
 
     private static final String CLUSTER = "SELECT moid, name, datacenter_moid FROM datastore_cluster";
@@ -63,6 +73,27 @@ public class InventoryRepository {
         return jdbc.query(DATASTORE + " WHERE name = ?", (rs, i) -> datastore(rs), name).stream().findFirst();
     }
 
+    /** The cluster's datastores, by name. */
+    public List<DatastoreRow> datastoresIn(String clusterMoid) {
+        return jdbc.query(DATASTORE + " WHERE cluster_moid = ? ORDER BY name", (rs, i) -> datastore(rs), clusterMoid);
+    }
+
+    /** Which host mounts which of the cluster's datastores, by host name and datastore name. */
+    public List<MountRow> mountsIn(String clusterMoid) {
+        return jdbc.query("SELECT h.moid, h.name, d.name FROM host h JOIN host_datastore hd ON hd.host_moid = h.moid"
+                        + " JOIN datastore d ON d.moid = hd.datastore_moid WHERE d.cluster_moid = ? ORDER BY h.name, d.name",
+                (rs, i) -> new MountRow(rs.getString(1), rs.getString(2), rs.getString(3)), clusterMoid);
+    }
+
+    /** The virtual disks on the cluster's datastores, by VM name, VM id and disk key. */
+    public List<VmDiskRow> disksIn(String clusterMoid) {
+        return jdbc.query("SELECT v.moid, v.name, h.name, v.powered_on, vd.disk_key, vd.file_name, vd.size_bytes, d.name"
+                        + " FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
+                        + " LEFT JOIN host h ON h.moid = v.host_moid WHERE d.cluster_moid = ? ORDER BY v.name, v.moid, vd.disk_key",
+                (rs, i) -> new VmDiskRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4), rs.getInt(5),
+                        rs.getString(6), rs.getLong(7), rs.getString(8)), clusterMoid);
+    }
+
     /** The names of the hosts that mount the datastore, sorted. */
     public List<String> hostNamesOf(String datastoreName) {
         return jdbc.queryForList("SELECT h.name FROM host h JOIN host_datastore hd ON hd.host_moid = h.moid"
@@ -84,6 +115,12 @@ public class InventoryRepository {
         Object[] args = datastoreName != null ? new Object[]{datastoreName} : new Object[0];
         return jdbc.query(sql, (rs, i) -> new DiskRow(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
                 rs.getLong(5), rs.getString(6)), args);
+    }
+
+    /** The keys of the VM's virtual disks on datastores of the cluster. */
+    public Set<Integer> diskKeysIn(String vmId, String clusterId) {
+        return new HashSet<>(jdbc.queryForList("SELECT d.disk_key FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
+                + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, clusterId));
     }
 
     /** VM id → name, of every VM. */

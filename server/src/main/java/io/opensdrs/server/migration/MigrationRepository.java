@@ -100,6 +100,13 @@ public class MigrationRepository {
         return actionsWhere("state IN (" + in + ")");
     }
 
+    /** How many actions are in one of the states. */
+    public long countActionsIn(Collection<ActionState> states) {
+        String in = states.stream().map(st -> "'" + st.name() + "'").collect(Collectors.joining(","));
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE state IN (" + in + ")", Long.class);
+        return n == null ? 0 : n;
+    }
+
     /** QUEUED actions of recommendations being applied, oldest first. */
     public List<MigrationAction> runnableQueued() {
         return actionsWhere("state = 'QUEUED' AND recommendation_id IN (SELECT id FROM recommendation"

@@ -98,7 +98,7 @@ public class ModelRepository {
     }
 
     /** The points of the newest valid random-read injector run of each IO size on a datastore (of its newest 50), pooled. */
-    List<FitPoint> newestInjectorPointsPerSize(String datastore) {
+    public List<FitPoint> newestInjectorPointsPerSize(String datastore) {
         List<FitPoint> points = new ArrayList<>();
         Set<Long> sizes = new HashSet<>();
         jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
@@ -152,6 +152,26 @@ public class ModelRepository {
     List<String> otherDatastoresWithValid(String kind, String datastore) {
         return jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model WHERE model_kind = ? AND valid = TRUE"
                 + " AND datastore_name <> ?", String.class, kind, datastore);
+    }
+
+    /** When a datastore's newest valid fit of a kind was made. */
+    public record NewestFit(String datastore, String kind, Instant fittedAt) {
+    }
+
+    /** Per datastore and kind, its newest valid fit. */
+    public List<NewestFit> newestValidFits() {
+        return jdbc.query("SELECT datastore_name, model_kind, MAX(fitted_at) FROM datastore_model"
+                + " WHERE valid = TRUE GROUP BY datastore_name, model_kind",
+                (rs, i) -> new NewestFit(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
+    }
+
+    /** The oldest of the newest valid fits per datastore and kind; at least one valid fit must exist. */
+    public Instant oldestNewestValidFit() {
+        return jdbc.query("SELECT MIN(m) FROM (SELECT MAX(fitted_at) AS m FROM datastore_model"
+                + " WHERE valid = TRUE GROUP BY datastore_name, model_kind) t", rs -> {
+            rs.next();
+            return rs.getTimestamp(1).toInstant();
+        });
     }
 
     // ------------------------------------------------------------------ held-out accuracy
