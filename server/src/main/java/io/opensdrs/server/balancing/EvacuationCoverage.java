@@ -5,10 +5,8 @@ import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MigrationRepository;
 import io.opensdrs.server.migration.RecommendationState;
 import io.opensdrs.server.migration.Recommendations;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -38,11 +36,11 @@ import java.util.function.Predicate;
 @Component
 public class EvacuationCoverage {
 
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository balancing;
     private final MigrationRepository store;
 
-    public EvacuationCoverage(JdbcTemplate jdbc, MigrationRepository store) {
-        this.jdbc = jdbc;
+    public EvacuationCoverage(BalancingRepository balancing, MigrationRepository store) {
+        this.balancing = balancing;
         this.store = store;
     }
 
@@ -118,17 +116,13 @@ public class EvacuationCoverage {
      * outside the VMs' homes, which no evacuation moves.
      */
     public List<Left> left(String datastoreId, Long runId) {
-        List<Item> items = new ArrayList<>(jdbc.query("SELECT vd.vm_moid, v.name, vd.disk_key, vd.size_bytes FROM virtual_disk vd JOIN vm v"
-                + " ON v.moid = vd.vm_moid WHERE vd.datastore_moid = ? ORDER BY vd.vm_moid, vd.disk_key",
-                (rs, i) -> new Item(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4)), datastoreId));
-        items.addAll(jdbc.query("SELECT moid, name, home_bytes FROM vm WHERE home_datastore_moid = ? ORDER BY moid",
-                (rs, i) -> new Item(rs.getString(1), rs.getString(2), null, rs.getLong(3)), datastoreId));
-        List<Left> swaps = jdbc.query("SELECT v.moid, v.name, v.swap_bytes, h.name FROM vm v LEFT JOIN host h ON h.moid = v.host_moid"
-                        + " WHERE v.swap_datastore_moid = ? ORDER BY v.moid",
-                (rs, i) -> new Left(new Item(rs.getString(1), rs.getString(2), null, rs.getLong(3), true), Status.HOST_SWAP, null,
-                        "host " + (rs.getString(4) == null ? "(unknown)" : rs.getString(4)) + " keeps the VM's swap file here (host-local"
+        List<Item> items = new ArrayList<>(balancing.disksOn(datastoreId));
+        balancing.homesOn(datastoreId).forEach(h -> items.add(new Item(h.vmId(), h.vmName(), null, h.homeBytes())));
+        List<Left> swaps = balancing.swapsOn(datastoreId).stream().map(w ->
+                new Left(new Item(w.vmId(), w.vmName(), null, w.swapBytes(), true), Status.HOST_SWAP, null,
+                        "host " + (w.hostName() == null ? "(unknown)" : w.hostName()) + " keeps the VM's swap file here (host-local"
                                 + " swap placement), and no relocation moves it: it goes when the VM powers off, or runs on a host"
-                                + " whose swap datastore is another"), datastoreId);
+                                + " whose swap datastore is another")).toList();
         if (items.isEmpty()) {
             return swaps;
         }
@@ -136,20 +130,14 @@ public class EvacuationCoverage {
         List<MigrationAction> planned = new ArrayList<>();
         List<String[]> faults = new ArrayList<>();
         if (runId != null) {
-            for (Long rec : jdbc.queryForList("SELECT recommendation_id FROM recommendation_explanation WHERE run_id = ? ORDER BY"
-                    + " recommendation_id", Long.class, runId)) {
+            for (Long rec : balancing.recommendationsOfRun(runId)) {
                 planned.addAll(store.actions(rec));
             }
-            faults.addAll(jdbc.query("SELECT vm_moid, disk_id, reason FROM fault WHERE run_id = ? ORDER BY id",
-                    (rs, i) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, runId));
+            faults.addAll(balancing.faultsOfRun(runId));
         }
-        Optional<Instant> readAt = jdbc.query("SELECT last_read_at FROM inventory_sync_state WHERE id = 1",
-                (rs, i) -> Optional.ofNullable(rs.getTimestamp(1)).map(Timestamp::toInstant)).stream().findFirst().flatMap(o -> o);
+        Optional<Instant> readAt = balancing.inventoryReadAt();
 
-        java.util.Map<String, String> names = new java.util.HashMap<>();
-        jdbc.query("SELECT moid, name FROM datastore", rs -> {
-            names.put(rs.getString(1), rs.getString(2));
-        });
+        java.util.Map<String, String> names = balancing.datastoreNames();
         List<Left> out = new ArrayList<>();
         for (Item item : items) {
             Predicate<MigrationAction> moves = item.diskKey() == null

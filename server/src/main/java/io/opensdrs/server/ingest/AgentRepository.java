@@ -43,9 +43,15 @@ public class AgentRepository {
         jdbc.update("UPDATE agent SET buffered = ?, dropped_overflow = ? WHERE agent_id = ?", buffered, droppedOverflow, agentId);
     }
 
-    /** The agents, not revoked, that registered from the host (by its name). */
-    List<String> agentsOn(String hostName) {
-        return jdbc.queryForList("SELECT agent_id FROM agent WHERE host = ? AND revoked = FALSE", String.class, hostName);
+    /** The agents, not revoked, that registered from the host (by its name), by id. */
+    public List<String> agentsOn(String hostName) {
+        return jdbc.queryForList("SELECT agent_id FROM agent WHERE host = ? AND revoked = FALSE ORDER BY agent_id", String.class, hostName);
+    }
+
+    /** The agents, not revoked, that saw the datastore (by its name) at their registration, by id. */
+    public List<String> agentsSeeing(String datastoreName) {
+        return jdbc.queryForList("SELECT ad.agent_id FROM agent_datastore ad JOIN agent a ON a.agent_id = ad.agent_id"
+                + " WHERE ad.datastore_name = ? AND a.revoked = FALSE ORDER BY ad.agent_id", String.class, datastoreName);
     }
 
     /** The datastores any agent saw at its registration. */
