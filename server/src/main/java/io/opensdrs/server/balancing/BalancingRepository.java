@@ -1,5 +1,6 @@
 package io.opensdrs.server.balancing;
 
+import io.opensdrs.balance.EvacuationCoverage;
 import io.opensdrs.balance.MaintenanceState;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;

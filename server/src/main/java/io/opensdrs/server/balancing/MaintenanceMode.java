@@ -1,6 +1,7 @@
 package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.EvacuationCoverage;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.MaintenanceState;
 import io.opensdrs.balance.MovePlan;
@@ -64,13 +65,13 @@ public class MaintenanceMode {
     private final Duration vcenterTimeout;
     private final Clock clock;
     private final ClusterPlanningLock planning;
-    private final EvacuationCoverage coverage;
+    private final EvacuationProgress coverage;
     private final Timer checkTimer;
     private final TransactionTemplate tx;
 
     public MaintenanceMode(BalancingRepository store, ClusterStateAssembler assembler, PlanRecorder recorder,
                            ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
-                           ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters, TransactionTemplate tx) {
+                           ClusterPlanningLock planning, EvacuationProgress coverage, MeterRegistry meters, TransactionTemplate tx) {
         this.tx = tx;
         this.planning = planning;
         this.coverage = coverage;

@@ -245,7 +245,7 @@ public class InventoryRepository {
                 .stream().filter(s -> s.version != null).findFirst();
     }
 
-    /** @param readAt when the read of vCenter behind this state began (balancing/EvacuationCoverage) */
+    /** @param readAt when the read of vCenter behind this state began (balancing/EvacuationProgress) */
     void saveSyncState(String version, boolean full, Instant readAt) {
         Timestamp now = Timestamp.from(Instant.now());
         Timestamp lastFull = full ? now : syncState().map(s -> Timestamp.from(s.lastFull)).orElse(now);
