@@ -274,7 +274,7 @@ abstract class ServerIntegrationSuite {
         return r.setFit(LqFit.newBuilder().setSlopeMsPerIo(slope).setInterceptMs(intercept).setRSquared(1).setPoints(5)).build();
     }
 
-    @Autowired io.opensdrs.server.models.PassiveObservations observations;
+    @Autowired io.opensdrs.server.models.ModelRepository observations;
 
     @Test
     void injectorResultsBuildModelsAndDatastoresWithoutOneGetPestosDefault() throws Exception {
@@ -291,7 +291,7 @@ abstract class ServerIntegrationSuite {
         // counters), then a refresh scores the models on them (held out) and refits
         for (int i = 0; i < 6; i++) {
             double q = 2 + 4 * i;
-            observations.insert("ds-a", "vcenter", 1_700_000_100_000L + 20_000L * i, 5000, q, 0.55 * q + 1, 4, 1, 1);
+            observations.insertObservation("ds-a", "vcenter", 1_700_000_100_000L + 20_000L * i, 5000, q, 0.55 * q + 1, 4, 1, 1);
         }
         JsonNode m = call(HttpMethod.GET, "/api/v1/datastores/ds-a/model?kind=pesto", null, 200);
         assertThat(m.get("model").get("source").asText()).isEqualTo("injector");

@@ -4,7 +4,7 @@ import io.opensdrs.server.balancing.BalancingViews;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.balancing.SledsControlLoop;
 import io.opensdrs.server.balancing.StorageDrsOff;
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.models.DatastoreModels;
 import io.opensdrs.server.problems.ApiIds;
@@ -26,7 +26,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.springframework.http.HttpStatus;
-import org.springframework.jdbc.core.JdbcTemplate;
+import io.opensdrs.server.balancing.BalancingRepository;
+import io.opensdrs.server.migration.MigrationRepository;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -53,10 +54,11 @@ public class ClustersController {
 
     private final InventoryQueries queries;
     private final InventoryRepository inventory;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final ClusterSettingsRepository settingsRepository;
     private final DatastoreModels models;
-    private final JdbcTemplate jdbc;
+    private final MigrationRepository migrations;
+    private final BalancingRepository balancing;
     private final ClusterPolicies policies;
     private final ClusterStateAssembler assembler;
     private final VCenterPodSettings podSettings;
@@ -68,9 +70,9 @@ public class ClustersController {
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
     private static final String INTRA_VM_AFFINITY = "intraVmAffinity:";
 
-    public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistory history,
+    public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistoryRepository history,
                               ClusterSettingsRepository settingsRepository, DatastoreModels models,
-                              JdbcTemplate jdbc, ClusterPolicies policies, ClusterStateAssembler assembler,
+                              MigrationRepository migrations, BalancingRepository balancing, ClusterPolicies policies, ClusterStateAssembler assembler,
                               VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds) {
         this.sleds = sleds;
         this.assembler = assembler;
@@ -83,7 +85,8 @@ public class ClustersController {
         this.history = history;
         this.settingsRepository = settingsRepository;
         this.models = models;
-        this.jdbc = jdbc;
+        this.migrations = migrations;
+        this.balancing = balancing;
     }
 
     @GetMapping
@@ -305,13 +308,9 @@ public class ClustersController {
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         queries.cluster(clusterId);
-        return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"
-                        + " r.confidence, r.state, r.created_at, EXISTS (SELECT 1 FROM migration_action a WHERE a.recommendation_id = r.id"
-                        + " AND a.home_only) FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
-                (rs, i) -> new ApiViews.RecommendationView(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
-                        rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
-                        (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
-                        rs.getTimestamp(11).toInstant().toString(), rs.getBoolean(12)), clusterId);
+        return migrations.recommendationsOf(clusterId, limit).stream().map(r -> new ApiViews.RecommendationView(r.id(), r.vmId(),
+                r.diskKey(), r.sourceDatastore(), r.destinationDatastore(), r.reasonCode(), r.benefit(), r.cost(), r.confidence(),
+                r.state(), r.createdAt().toString(), r.movesHome())).toList();
     }
 
     @GetMapping("/{clusterId}/sleds")
@@ -336,10 +335,8 @@ public class ClustersController {
             @PathVariable @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String clusterId,
             @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
         queries.cluster(clusterId);
-        return jdbc.query("SELECT id, subject, reason, created_at FROM fault WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST "
-                        + limit + " ROWS ONLY",
-                (rs, i) -> new ApiViews.FaultView(rs.getLong(1), rs.getString(2), rs.getString(3),
-                        rs.getTimestamp(4).toInstant().toString()), clusterId);
+        return balancing.faults(clusterId, limit).stream().map(f -> new ApiViews.FaultView(f.id(), f.subject(), f.reason(),
+                f.createdAt().toString())).toList();
     }
 
     private ApiViews.ClusterView view(InventoryRepository.ClusterRow c) {

@@ -3,7 +3,7 @@ package io.opensdrs.server.api;
 import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.problems.ApiIds;
 import io.opensdrs.server.problems.NotFoundException;
-import io.opensdrs.server.stats.RawSampleStore;
+import io.opensdrs.server.stats.StatisticsRepository;
 import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;
 import io.swagger.v3.oas.annotations.Operation;
@@ -28,9 +28,9 @@ public class DisksController {
 
     private final InventoryRepository inventory;
     private final WorkloadPercentiles percentiles;
-    private final RawSampleStore raw;
+    private final StatisticsRepository raw;
 
-    public DisksController(InventoryRepository inventory, WorkloadPercentiles percentiles, RawSampleStore raw) {
+    public DisksController(InventoryRepository inventory, WorkloadPercentiles percentiles, StatisticsRepository raw) {
         this.inventory = inventory;
         this.percentiles = percentiles;
         this.raw = raw;

@@ -1,6 +1,6 @@
 package io.opensdrs.server.api;
 
-import io.opensdrs.server.ingest.AgentStore;
+import io.opensdrs.server.ingest.AgentRepository;
 import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.inventory.InventoryRepository.ClusterRow;
 import io.opensdrs.server.inventory.InventoryRepository.DatastoreRow;
@@ -23,10 +23,10 @@ class InventoryQueries {
     private final ClusterSettingsRepository settings;
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
-    private final AgentStore agents;
+    private final AgentRepository agents;
 
     InventoryQueries(InventoryRepository inventory, ClusterSettingsRepository settings, WorkloadPercentiles percentiles,
-                     DatastoreModels models, AgentStore agents) {
+                     DatastoreModels models, AgentRepository agents) {
         this.inventory = inventory;
         this.settings = settings;
         this.percentiles = percentiles;

@@ -2,7 +2,7 @@ package io.opensdrs.server.balancing;
 
 import io.opensdrs.server.ingest.AgentSessions;
 import io.opensdrs.shared.agent.v1.ServerMessage;
-import org.springframework.jdbc.core.JdbcTemplate;
+import io.opensdrs.server.ingest.AgentRepository;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
@@ -17,20 +17,19 @@ import java.util.List;
 public class AgentDirectives {
 
     private final AgentSessions sessions;
-    private final JdbcTemplate jdbc;
+    private final AgentRepository agents;
 
-    public AgentDirectives(AgentSessions sessions, JdbcTemplate jdbc) {
+    public AgentDirectives(AgentSessions sessions, AgentRepository agents) {
         this.sessions = sessions;
-        this.jdbc = jdbc;
+        this.agents = agents;
     }
 
     public List<String> agentsSeeing(String datastoreName) {
-        return jdbc.queryForList("SELECT ad.agent_id FROM agent_datastore ad JOIN agent a ON a.agent_id = ad.agent_id"
-                + " WHERE ad.datastore_name = ? AND a.revoked = FALSE ORDER BY ad.agent_id", String.class, datastoreName);
+        return agents.agentsSeeing(datastoreName);
     }
 
     public List<String> agentsOnHost(String hostName) {
-        return jdbc.queryForList("SELECT agent_id FROM agent WHERE host = ? AND revoked = FALSE ORDER BY agent_id", String.class, hostName);
+        return agents.agentsOn(hostName);
     }
 
     /** The agents the message reached (on at least one open session). */

@@ -4,11 +4,9 @@ import io.opensdrs.balance.BalancingSettings;
 import io.opensdrs.server.settings.ClusterPolicies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +32,7 @@ public class BalancingScheduler {
     private final ClusterStateAssembler assembler;
     private final ClusterPolicies policies;
     private final StorageDrsOff storageDrsOff;
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
     private final Clock clock;
     /** When the scheduler first saw a cluster without any scheduled run: the first period counts from there. */
     private final Map<String, Instant> firstSeen = new ConcurrentHashMap<>();
@@ -42,12 +40,12 @@ public class BalancingScheduler {
     private final Map<String, Boolean> aboveThreshold = new ConcurrentHashMap<>();
 
     public BalancingScheduler(BalancingService balancing, ClusterStateAssembler assembler, ClusterPolicies policies,
-                              StorageDrsOff storageDrsOff, JdbcTemplate jdbc, Clock clock) {
+                              StorageDrsOff storageDrsOff, BalancingRepository store, Clock clock) {
         this.balancing = balancing;
         this.assembler = assembler;
         this.policies = policies;
         this.storageDrsOff = storageDrsOff;
-        this.jdbc = jdbc;
+        this.store = store;
         this.clock = clock;
     }
 
@@ -86,9 +84,7 @@ public class BalancingScheduler {
     }
 
     Optional<Instant> lastScheduledRun(String cluster) {
-        Timestamp t = jdbc.queryForObject("SELECT MAX(started_at) FROM balancing_run WHERE cluster_moid = ? AND run_trigger = 'scheduled'",
-                Timestamp.class, cluster);
-        return Optional.ofNullable(t).map(Timestamp::toInstant);
+        return store.lastScheduledRun(cluster);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.DatastoreForecast;
 import io.opensdrs.balance.Estimate;
+import io.opensdrs.balance.EvacuationCoverage;
 import io.opensdrs.balance.Fault;
 
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -9,7 +9,6 @@ import io.opensdrs.balance.VmState;
 import io.opensdrs.model.Workload;
 import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.settings.ClusterPolicies;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
 import java.util.ArrayList;
@@ -26,34 +25,33 @@ public class CapacityAdvisor {
 
     private final ClusterStateAssembler assembler;
     private final ClusterPolicies policies;
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
 
-    public CapacityAdvisor(ClusterStateAssembler assembler, ClusterPolicies policies, JdbcTemplate jdbc) {
+    public CapacityAdvisor(ClusterStateAssembler assembler, ClusterPolicies policies, BalancingRepository store) {
         this.assembler = assembler;
         this.policies = policies;
-        this.jdbc = jdbc;
+        this.store = store;
     }
 
     /** Each argument may be null (the cluster's value is used). Percentages 0–100. */
     public BalancingViews.CapacityView capacity(String datastoreName, Double oio, Double ioSizeKb, Double readPct, Double randomPct,
                                                 Double sizeGb, Double latencyMs, Double alpha) {
-        String[] ds = jdbc.query("SELECT moid, cluster_moid FROM datastore WHERE name = ? ORDER BY moid",
-                (rs, i) -> new String[] {rs.getString(1), rs.getString(2)}, datastoreName).stream().findFirst()
+        MaintenanceMode.Target ds = store.datastoreNamed(datastoreName)
                 .orElseThrow(() -> new NotFoundException("no datastore " + datastoreName));
-        if (ds[1] == null) {
+        if (ds.clusterId() == null) {
             throw new IllegalStateException("datastore " + datastoreName + " is not in a datastore cluster");
         }
-        ClusterStateAssembler.Assembled a = assembler.assemble(ds[1]);
+        ClusterStateAssembler.Assembled a = assembler.assemble(ds.clusterId());
         ClusterState state = a.state();
         Workload avg = InitialPlacement.averageWorkload(state);
         Workload each = new Workload(oio != null ? oio : avg.outstandingIos(), ioSizeKb != null ? ioSizeKb : avg.ioSizeKb(),
                 readPct != null ? readPct / 100 : avg.readFraction(), randomPct != null ? randomPct / 100 : avg.randomFraction());
         double size = sizeGb != null ? sizeGb : averageDiskGb(state);
         double lMax = latencyMs != null ? latencyMs : state.settings().ioLatencyThresholdMs();
-        double a2 = alpha != null ? alpha : policies.settings(ds[1]).getCongestionAlpha();
-        CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, ds[0], each, size, lMax, a2);
-        double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds[0]);
-        return new BalancingViews.CapacityView(datastoreName, ds[0], a.modelSource().get(ds[0]), c.currentOutstandingIos(), c.qMax(),
+        double a2 = alpha != null ? alpha : policies.settings(ds.clusterId()).getCongestionAlpha();
+        CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, ds.id(), each, size, lMax, a2);
+        double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds.id());
+        return new BalancingViews.CapacityView(datastoreName, ds.id(), a.modelSource().get(ds.id()), c.currentOutstandingIos(), c.qMax(),
                 c.qAlpha(), c.more(), c.moreByLatency(), c.moreByThroughput(), c.moreBySpace(), lAlpha, a2, lMax);
     }
 

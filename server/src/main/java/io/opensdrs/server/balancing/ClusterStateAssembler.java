@@ -29,7 +29,6 @@ import io.opensdrs.server.stats.WorkloadPercentiles;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
@@ -64,17 +63,17 @@ public class ClusterStateAssembler {
     /** A disk the agents have not reported yet: no load, Pesto's injector shape (4 KiB random reads). */
     static final Workload UNOBSERVED = new Workload(0, 4, 1, 1);
 
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
     private final WorkloadPercentiles percentiles;
     private final DatastoreModels models;
     private final ClusterPolicies policies;
     private final ObjectMapper json;
     private final ModelRegistry registry = ModelRegistry.withBuiltInModels();
 
-    public ClusterStateAssembler(JdbcTemplate jdbc, WorkloadPercentiles percentiles, DatastoreModels models, ClusterPolicies policies,
+    public ClusterStateAssembler(BalancingRepository store, WorkloadPercentiles percentiles, DatastoreModels models, ClusterPolicies policies,
                                  ObjectMapper json) {
         this.json = json;
-        this.jdbc = jdbc;
+        this.store = store;
         this.percentiles = percentiles;
         this.models = models;
         this.policies = policies;
@@ -96,18 +95,15 @@ public class ClusterStateAssembler {
     }
 
     public boolean clusterExists(String clusterId) {
-        return jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) > 0;
+        return store.clusterExists(clusterId);
     }
 
     public List<String> clusterIds() {
-        return jdbc.queryForList("SELECT moid FROM datastore_cluster ORDER BY moid", String.class);
+        return store.clusterIds();
     }
 
     public List<DatastoreRow> datastores(String clusterId) {
-        return jdbc.query("SELECT moid, name, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore"
-                        + " WHERE cluster_moid = ? ORDER BY moid",
-                (rs, i) -> new DatastoreRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getBoolean(5),
-                        rs.getString(6)), clusterId);
+        return store.datastores(clusterId);
     }
 
     public Assembled assemble(String clusterId) {
@@ -122,11 +118,7 @@ public class ClusterStateAssembler {
         Map<String, DatastoreRow> byId = new LinkedHashMap<>();
         rows.forEach(r -> byId.put(r.id(), r));
         String kind = models.selectKind(policies.settings(clusterId).getModelKind(), rows.stream().map(DatastoreRow::name).toList());
-        Map<String, MaintenanceState> requested = new LinkedHashMap<>();
-        jdbc.query("SELECT datastore_moid, state FROM datastore_maintenance WHERE cluster_moid = ?",
-                rs -> {
-                    requested.put(rs.getString(1), MaintenanceState.valueOf(rs.getString(2)));
-                }, clusterId);
+        Map<String, MaintenanceState> requested = store.maintenanceStates(clusterId);
 
         Map<String, String> modelSource = new LinkedHashMap<>();
         List<DatastoreState> datastores = new ArrayList<>();
@@ -141,18 +133,15 @@ public class ClusterStateAssembler {
 
         Map<String, Set<String>> hostDatastores = new LinkedHashMap<>();
         Map<String, String> hostNames = new LinkedHashMap<>();
-        jdbc.query("SELECT hd.host_moid, hd.datastore_moid, h.name FROM host_datastore hd JOIN datastore d ON d.moid = hd.datastore_moid"
-                        + " LEFT JOIN host h ON h.moid = hd.host_moid"
-                        + " WHERE d.cluster_moid = ? ORDER BY hd.host_moid, hd.datastore_moid",
-                rs -> {
-                    // the inventory sync may commit between this server's reads: only the datastores read above count
-                    if (byId.containsKey(rs.getString(2))) {
-                        hostDatastores.computeIfAbsent(rs.getString(1), h -> new LinkedHashSet<>()).add(rs.getString(2));
-                        if (rs.getString(3) != null) {
-                            hostNames.put(rs.getString(1), rs.getString(3));
-                        }
-                    }
-                }, clusterId);
+        for (BalancingRepository.Mount m : store.mounts(clusterId)) {
+            // the inventory sync may commit between this server's reads: only the datastores read above count
+            if (byId.containsKey(m.datastoreId())) {
+                hostDatastores.computeIfAbsent(m.hostId(), h -> new LinkedHashSet<>()).add(m.datastoreId());
+                if (m.hostName() != null) {
+                    hostNames.put(m.hostId(), m.hostName());
+                }
+            }
+        }
         List<HostState> hosts = new ArrayList<>();
         hostDatastores.forEach((h, ds) -> hosts.add(new HostState(h, ds)));
 
@@ -165,25 +154,20 @@ public class ClusterStateAssembler {
         Map<String, String> homeOf = new LinkedHashMap<>();
         Map<String, Double> homeGb = new LinkedHashMap<>();
         Map<String, Integer> allDisks = new LinkedHashMap<>();
-        jdbc.query("SELECT v.moid, v.host_moid, vd.disk_key, vd.size_bytes, vd.datastore_moid, v.name, v.home_datastore_moid, v.home_bytes,"
-                        + " (SELECT COUNT(*) FROM virtual_disk a WHERE a.vm_moid = v.moid)"
-                        + " FROM virtual_disk vd"
-                        + " JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
-                        + " WHERE d.cluster_moid = ? ORDER BY v.moid, vd.disk_key",
-                rs -> {
-                    String vm = rs.getString(1);
-                    String diskId = WorkloadPercentiles.diskId(vm, rs.getInt(3));
-                    vmHost.put(vm, rs.getString(2));
-                    vmNames.put(vm, rs.getString(6));
-                    homeOf.put(vm, rs.getString(7));
-                    homeGb.put(vm, rs.getLong(8) / GB);
-                    allDisks.put(vm, rs.getInt(9));
-                    diskNames.put(diskId, "disk " + rs.getInt(3) + " of VM " + rs.getString(6));
-                    Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
-                    vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, rs.getInt(3), rs.getLong(4) / GB, rs.getString(5),
-                            p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
-                            p.map(w -> median(w, WorkloadMetric.IOPS)).orElse(0.0)));
-                }, clusterId);
+        for (BalancingRepository.ClusterDisk d : store.disks(clusterId)) {
+            String vm = d.vmId();
+            String diskId = WorkloadPercentiles.diskId(vm, d.diskKey());
+            vmHost.put(vm, d.hostId());
+            vmNames.put(vm, d.vmName());
+            homeOf.put(vm, d.homeDatastoreId());
+            homeGb.put(vm, d.homeBytes() / GB);
+            allDisks.put(vm, d.vmDiskCount());
+            diskNames.put(diskId, "disk " + d.diskKey() + " of VM " + d.vmName());
+            Optional<WindowPercentiles> p = diskPercentiles(diskId, window);
+            vmDisks.computeIfAbsent(vm, v -> new ArrayList<>()).add(new DiskState(diskId, d.diskKey(), d.sizeBytes() / GB, d.datastoreId(),
+                    p.map(ClusterStateAssembler::medianWorkload).orElse(UNOBSERVED),
+                    p.map(w -> median(w, WorkloadMetric.IOPS)).orElse(0.0)));
+        }
         StorageDrsRules vcenterRules = storageDrsRules(clusterId);
         Map<String, StorageDrsRules.VmRules> vmRules = new LinkedHashMap<>();
         vcenterRules.vms().forEach(r -> vmRules.put(r.vmId(), r));
@@ -221,15 +205,15 @@ public class ClusterStateAssembler {
         Map<String, VmOverride> overrides = policies.vmOverrides(state.clusterId());
         List<VmState> vms = new ArrayList<>(state.vms());
         Map<String, String> vmNames = new LinkedHashMap<>(state.names().vms());
-        jdbc.query("SELECT moid, name, host_moid, home_bytes FROM vm WHERE home_datastore_moid = ? ORDER BY moid", rs -> {
-            String vm = rs.getString(1);
+        for (BalancingRepository.Home h : store.homesOn(datastoreId)) {
+            String vm = h.vmId();
             if (known.add(vm)) {
-                String host = rs.getString(3);
+                String host = h.hostId();
                 vms.add(new VmState(vm, host != null && hosts.contains(host) ? host : null, overrides.getOrDefault(vm, VmOverride.DEFAULT),
-                        null, List.of(), datastoreId, rs.getLong(4) / GB));
-                vmNames.put(vm, rs.getString(2));
+                        null, List.of(), datastoreId, h.homeBytes() / GB));
+                vmNames.put(vm, h.vmName());
             }
-        }, datastoreId);
+        }
         DisplayNames n = state.names();
         ClusterState with = new ClusterState(state.clusterId(), state.datastores(), state.hosts(), vms, state.rules(), state.settings(),
                 new DisplayNames(n.datastores(), n.hosts(), vmNames, n.disks()));
@@ -238,8 +222,7 @@ public class ClusterStateAssembler {
 
     /** The pod's rules as the last inventory sync stored them; none for a pod stored before rules were read. */
     public StorageDrsRules storageDrsRules(String clusterId) {
-        String stored = jdbc.queryForObject("SELECT storage_drs_rules_json FROM datastore_cluster WHERE moid = ?",
-                String.class, clusterId);
+        String stored = store.storageDrsRulesJson(clusterId);
         if (stored == null) {
             return StorageDrsRules.NONE;
         }

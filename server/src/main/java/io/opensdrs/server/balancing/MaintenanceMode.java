@@ -1,6 +1,7 @@
 package io.opensdrs.server.balancing;
 
 import io.opensdrs.balance.ClusterState;
+import io.opensdrs.balance.EvacuationCoverage;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.MaintenanceState;
 import io.opensdrs.balance.MovePlan;
@@ -17,8 +18,6 @@ import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -58,7 +57,7 @@ public class MaintenanceMode {
 
     private static final Logger log = LoggerFactory.getLogger(MaintenanceMode.class);
 
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
     private final ClusterStateAssembler assembler;
     private final PlanRecorder recorder;
     private final ClusterPolicies policies;
@@ -66,18 +65,18 @@ public class MaintenanceMode {
     private final Duration vcenterTimeout;
     private final Clock clock;
     private final ClusterPlanningLock planning;
-    private final EvacuationCoverage coverage;
+    private final EvacuationProgress coverage;
     private final Timer checkTimer;
     private final TransactionTemplate tx;
 
-    public MaintenanceMode(JdbcTemplate jdbc, ClusterStateAssembler assembler, PlanRecorder recorder,
+    public MaintenanceMode(BalancingRepository store, ClusterStateAssembler assembler, PlanRecorder recorder,
                            ClusterPolicies policies, ObjectProvider<VSphereClient> clients, VCenterProperties vcenter, Clock clock,
-                           ClusterPlanningLock planning, EvacuationCoverage coverage, MeterRegistry meters, TransactionTemplate tx) {
+                           ClusterPlanningLock planning, EvacuationProgress coverage, MeterRegistry meters, TransactionTemplate tx) {
         this.tx = tx;
         this.planning = planning;
         this.coverage = coverage;
         this.checkTimer = Timer.builder("sdrs.run.duration").tag("run", "maintenance-check").register(meters);
-        this.jdbc = jdbc;
+        this.store = store;
         this.assembler = assembler;
         this.recorder = recorder;
         this.policies = policies;
@@ -92,27 +91,24 @@ public class MaintenanceMode {
 
     /** The datastore's maintenance mode as vCenter held it at the last inventory sync. */
     private String vcenterMode(String datastoreId) {
-        return jdbc.queryForList("SELECT maintenance_mode FROM datastore WHERE moid = ?", String.class, datastoreId).stream()
-                .findFirst().filter(m -> m != null && !m.isBlank()).orElse(VCENTER_NORMAL);
+        return store.vcenterMaintenanceMode(datastoreId).filter(m -> m != null && !m.isBlank()).orElse(VCENTER_NORMAL);
     }
 
     /** Records what vCenter holds after a call it completed, ahead of the sync that will read it back. */
     private void heldByVCenter(String datastoreId, String mode) {
-        jdbc.update("UPDATE datastore SET maintenance_mode = ? WHERE moid = ?", mode, datastoreId);
+        store.setVCenterMaintenanceMode(datastoreId, mode);
     }
 
+    /** A datastore by id and name, with its cluster (null: none). */
     record Target(String id, String name, String clusterId) {
-        /** Read from the first three columns: datastore moid, name, cluster moid. */
-        static final RowMapper<Target> COLUMNS = (rs, i) -> new Target(rs.getString(1), rs.getString(2), rs.getString(3));
     }
 
     /** An ENTERING datastore as the progress loop reads it. */
-    private record Entering(Target target, boolean ignoreAffinity, boolean evacuationPlanned, Long evacuationRunId) {
+    record Entering(Target target, boolean ignoreAffinity, boolean evacuationPlanned, Long evacuationRunId) {
     }
 
     Target target(String datastoreName) {
-        Target t = jdbc.query("SELECT moid, name, cluster_moid FROM datastore WHERE name = ? ORDER BY moid",
-                Target.COLUMNS, datastoreName).stream().findFirst()
+        Target t = store.datastoreNamed(datastoreName)
                 .orElseThrow(() -> new NotFoundException("no datastore " + datastoreName));
         if (t.clusterId() == null) {
             throw new IllegalStateException("datastore " + datastoreName + " is not in a datastore cluster: Storage DRS maintenance mode"
@@ -142,19 +138,15 @@ public class MaintenanceMode {
             }
             boolean storageDrsOn = policies.storageDrsOn(t.clusterId());
             Timestamp now = Timestamp.from(clock.instant());
-            int updated = jdbc.update("UPDATE datastore_maintenance SET ignore_affinity = ?, updated_at = ? WHERE datastore_moid = ?",
-                    ignoreAffinity, now, t.id());
-            if (updated == 0) {
+            if (!store.updateIgnoreAffinity(t.id(), ignoreAffinity, now)) {
                 // not planned until its evacuation is recorded: one that fails is planned again by the progress loop
-                jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
-                        + " evacuation_planned) VALUES (?, ?, ?, ?, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(),
-                        ignoreAffinity, now, now);
+                store.insertMaintenanceRequest(t.id(), t.clusterId(), ignoreAffinity, now);
                 recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode"
                         + (ignoreAffinity ? " (ignoring affinity rules)" : "")
                         + (storageDrsOn ? "" : "; Storage DRS is off: no evacuation recommendations until it is turned on"), null);
             }
             if (!storageDrsOn) {
-                jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE datastore_moid = ?", t.id());
+                store.markEvacuationUnplanned(t.id());
                 MaintenanceState after = settle(t, assembler.assemble(t.clusterId()).state());
                 return new BalancingViews.MaintenanceView(t.id(), t.name(), t.clusterId(), after.name(), ignoreAffinity, disksOn(t.id()),
                         homesOn(t.id()), List.of(), List.of(), List.of(), List.of(STORAGE_DRS_OFF));
@@ -186,8 +178,7 @@ public class MaintenanceMode {
             long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, homePlan, clock.instant());
             PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a)
                     .and(recorder.recordHomes(t.clusterId(), runId, MaintenanceEvacuation.NAME, homePlan, a));
-            jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = TRUE, evacuation_run_id = ? WHERE datastore_moid = ?", runId,
-                    t.id());
+            store.markEvacuationPlanned(t.id(), runId);
             return r;
         });
         MaintenanceState after = settle(t, a.state());
@@ -201,8 +192,7 @@ public class MaintenanceMode {
      * turned on.
      */
     void suspendEvacuations(String clusterId) {
-        jdbc.update("UPDATE datastore_maintenance SET evacuation_planned = FALSE WHERE cluster_moid = ? AND state = ?", clusterId,
-                MaintenanceState.ENTERING.name());
+        store.markEvacuationsUnplanned(clusterId);
     }
 
     public BalancingViews.MaintenanceView exit(String datastoreName) {
@@ -226,7 +216,7 @@ public class MaintenanceMode {
 
     /** Drops the request and its still-pending evacuation. */
     private void forget(Target t, String why) {
-        if (jdbc.update("DELETE FROM datastore_maintenance WHERE datastore_moid = ?", t.id()) > 0) {
+        if (store.deleteMaintenanceRequest(t.id())) {
             recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
             recorder.history(t.clusterId(), "maintenance-exit", why, null);
         }
@@ -244,20 +234,13 @@ public class MaintenanceMode {
             return;
         }
         Timestamp now = Timestamp.from(clock.instant());
-        for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore d LEFT JOIN datastore_maintenance m"
-                        + " ON m.datastore_moid = d.moid WHERE d.cluster_moid IS NOT NULL AND d.maintenance_mode IN (?, ?)"
-                        + " AND m.datastore_moid IS NULL",
-                Target.COLUMNS, VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
+        for (Target t : store.inVCenterModeWithoutRequest(VCENTER_ENTERING, VCENTER_IN_MAINTENANCE)) {
             // vCenter's own Storage DRS evacuates with the pod's option IgnoreAffinityRulesForMaintenance
             boolean ignoreAffinity = policies.settings(t.clusterId()).isIgnoreAffinityForMaintenance();
-            jdbc.update("INSERT INTO datastore_maintenance (datastore_moid, cluster_moid, state, ignore_affinity, requested_at, updated_at,"
-                    + " evacuation_planned) VALUES (?, ?, ?, ?, ?, ?, FALSE)", t.id(), t.clusterId(), MaintenanceState.ENTERING.name(),
-                    ignoreAffinity, now, now);
+            store.insertMaintenanceRequest(t.id(), t.clusterId(), ignoreAffinity, now);
             recorder.history(t.clusterId(), "maintenance-enter", "datastore " + t.name() + " entering maintenance mode in vCenter", null);
         }
-        for (Target t : jdbc.query("SELECT d.moid, d.name, d.cluster_moid FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid"
-                        + " WHERE d.maintenance_mode = ?",
-                Target.COLUMNS, VCENTER_NORMAL)) {
+        for (Target t : store.requestedInVCenterMode(VCENTER_NORMAL)) {
             forget(t, "datastore " + t.name() + " left maintenance mode in vCenter");
         }
     }
@@ -265,23 +248,18 @@ public class MaintenanceMode {
     /** The datastore's maintenance mode and, unless normal, what is still on it and where each stands in its evacuation. */
     public BalancingViews.MaintenanceStatusView status(String datastoreName) {
         Target t = target(datastoreName);
-        record Request(String state, boolean ignoreAffinity, boolean planned, Long runId) {
-        }
-        Optional<Request> r = jdbc.query("SELECT state, ignore_affinity, evacuation_planned, evacuation_run_id FROM datastore_maintenance"
-                        + " WHERE datastore_moid = ?", (rs, i) -> new Request(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3),
-                        rs.getObject(4) == null ? null : rs.getLong(4)), t.id()).stream().findFirst();
+        Optional<BalancingRepository.MaintenanceRequest> r = store.maintenanceRequest(t.id());
         if (r.isEmpty()) {
             return new BalancingViews.MaintenanceStatusView(t.id(), t.name(), t.clusterId(), MaintenanceState.NORMAL.name(),
                     policies.settings(t.clusterId()).isIgnoreAffinityForMaintenance(), false, List.of());
         }
-        Request q = r.get();
+        BalancingRepository.MaintenanceRequest q = r.get();
         return new BalancingViews.MaintenanceStatusView(t.id(), t.name(), t.clusterId(), q.state(), q.ignoreAffinity(), q.planned(),
                 coverage.left(t.id(), q.planned() ? q.runId() : null).stream().map(BalancingViews.LeftView::of).toList());
     }
 
     public MaintenanceState state(String datastoreId) {
-        return jdbc.queryForList("SELECT state FROM datastore_maintenance WHERE datastore_moid = ?", String.class, datastoreId)
-                .stream().findFirst().map(MaintenanceState::valueOf).orElse(MaintenanceState.NORMAL);
+        return store.maintenanceState(datastoreId).orElse(MaintenanceState.NORMAL);
     }
 
     /**
@@ -294,8 +272,7 @@ public class MaintenanceMode {
         MaintenanceState after = MaintenanceEvacuation.stateAfter(state, t.id());
         boolean vcenterAgrees = clients.getIfAvailable() == null || VCENTER_IN_MAINTENANCE.equals(vcenterMode(t.id()));
         if (after == MaintenanceState.IN_MAINTENANCE && leftOn(t.id()) == 0 && vcenterAgrees
-                && jdbc.update("UPDATE datastore_maintenance SET state = ?, updated_at = ? WHERE datastore_moid = ? AND state = ?",
-                        MaintenanceState.IN_MAINTENANCE.name(), Timestamp.from(clock.instant()), t.id(), MaintenanceState.ENTERING.name()) > 0) {
+                && store.markInMaintenance(t.id(), Timestamp.from(clock.instant()))) {
             recorder.history(t.clusterId(), "maintenance-entered", "datastore " + t.name() + " is empty: in maintenance", null);
         }
         return state(t.id());
@@ -315,12 +292,7 @@ public class MaintenanceMode {
         synchronized (this) {
             adoptVCenterMaintenance();
         }
-        List<Entering> entering = jdbc.query("SELECT m.datastore_moid, d.name, m.cluster_moid, m.ignore_affinity, m.evacuation_planned,"
-                        + " m.evacuation_run_id"
-                        + " FROM datastore_maintenance m JOIN datastore d ON d.moid = m.datastore_moid WHERE m.state = ?",
-                (rs, i) -> new Entering(Target.COLUMNS.mapRow(rs, i), rs.getBoolean(4), rs.getBoolean(5),
-                        rs.getObject(6) == null ? null : rs.getLong(6)),
-                MaintenanceState.ENTERING.name());
+        List<Entering> entering = store.entering();
         for (Entering e : entering) {
             Target t = e.target();
             try {
@@ -354,12 +326,10 @@ public class MaintenanceMode {
 
     /** VM homes on the datastore, in the inventory as the last sync stored it. */
     private int homesOn(String datastoreId) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE home_datastore_moid = ?", Long.class, datastoreId);
-        return n == null ? 0 : n.intValue();
+        return store.homeCountOn(datastoreId);
     }
 
     int disksOn(String datastoreId) {
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE datastore_moid = ?", Long.class, datastoreId);
-        return n == null ? 0 : n.intValue();
+        return store.diskCountOn(datastoreId);
     }
 }

@@ -9,18 +9,15 @@ import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.migration.MigrationAction;
 import io.opensdrs.server.migration.MoveDescriptions;
 import io.opensdrs.server.migration.Recommendation;
 import io.opensdrs.server.migration.Recommendations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Component;
 
-import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -45,18 +42,18 @@ public class PlanRecorder {
     private static final Logger log = LoggerFactory.getLogger(PlanRecorder.class);
 
     private final Recommendations recommendations;
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
     private final ObjectMapper json;
     private final Clock clock;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
 
-    public PlanRecorder(Recommendations recommendations, JdbcTemplate jdbc, ObjectMapper json, Clock clock, ActionHistory history,
+    public PlanRecorder(Recommendations recommendations, BalancingRepository store, ObjectMapper json, Clock clock, ActionHistoryRepository history,
                         MoveDescriptions descriptions) {
         this.recommendations = recommendations;
         this.descriptions = descriptions;
         this.history = history;
-        this.jdbc = jdbc;
+        this.store = store;
         this.json = json;
         this.clock = clock;
     }
@@ -80,22 +77,9 @@ public class PlanRecorder {
                          Instant started) {
         int moves = plan.moves().size() + homes.moves().size();
         int faults = plan.faults().size() + homes.faults().size();
-        GeneratedKeyHolder key = new GeneratedKeyHolder();
         String notes = String.join("; ", plan.notes());
-        jdbc.update(c -> {
-            PreparedStatement ps = c.prepareStatement("INSERT INTO balancing_run (cluster_moid, run_trigger, strategy, moves, faults, notes,"
-                    + " started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", new String[] {"id"});
-            ps.setString(1, clusterId);
-            ps.setString(2, trigger);
-            ps.setString(3, strategy);
-            ps.setInt(4, moves);
-            ps.setInt(5, faults);
-            ps.setString(6, notes.length() > 4000 ? notes.substring(0, 4000) : notes);
-            ps.setTimestamp(7, Timestamp.from(started));
-            ps.setTimestamp(8, Timestamp.from(clock.instant()));
-            return ps;
-        }, key);
-        long runId = key.getKey().longValue();
+        long runId = store.insertRun(clusterId, trigger, strategy, moves, faults, notes.length() > 4000 ? notes.substring(0, 4000) : notes,
+                started, clock.instant());
         history(clusterId, "run", trigger + " run with " + strategy + ": " + moves + " moves, " + faults
                 + " faults" + (notes.isEmpty() ? "" : " (" + truncate(notes, 1500) + ")"), null);
         return runId;
@@ -214,16 +198,11 @@ public class PlanRecorder {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("explanation of recommendation " + v.recommendationId() + " cannot be written", e);
         }
-        jdbc.update("INSERT INTO recommendation_explanation (recommendation_id, run_id, strategy, reason_code, vm_moid, disk_ids,"
-                        + " source_datastore, destination_datastore, size_gb, auto_applicable, wave, summary, explanation_json, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v.recommendationId(), v.runId(), v.strategy(), v.reasonCode(),
-                v.vmId(), truncate(String.join(",", v.diskIds()), 1024), v.sourceDatastoreId(), v.destinationDatastoreId(),
-                v.sizeGb(), v.autoApplicable(), v.wave(), truncate(v.summary(), 2000), body, Timestamp.from(Instant.parse(v.createdAt())));
+        store.insertExplanation(v, truncate(String.join(",", v.diskIds()), 1024), truncate(v.summary(), 2000), body);
     }
 
     public Optional<BalancingViews.ExplanationView> explanation(long recommendationId) {
-        return jdbc.queryForList("SELECT explanation_json FROM recommendation_explanation WHERE recommendation_id = ?", String.class,
-                recommendationId).stream().findFirst().map(s -> {
+        return store.explanationJson(recommendationId).map(s -> {
                     try {
                         return json.readValue(s, BalancingViews.ExplanationView.class);
                     } catch (JsonProcessingException e) {
@@ -251,23 +230,8 @@ public class PlanRecorder {
 
     /** {@code reasonCodes} null: all; {@code datastoreId} null: any source. */
     private int dismissPending(String clusterId, List<String> reasonCodes, String datastoreId, String action, String detail) {
-        StringBuilder sql = new StringBuilder("SELECT r.id FROM recommendation r JOIN recommendation_explanation e ON e.recommendation_id = r.id"
-                + " WHERE r.cluster_moid = ? AND r.state = 'PENDING'");
-        List<Object> args = new ArrayList<>(List.of(clusterId));
-        if (reasonCodes != null) {
-            sql.append(" AND e.reason_code IN (");
-            for (int i = 0; i < reasonCodes.size(); i++) {
-                sql.append(i == 0 ? "?" : ", ?");
-                args.add(reasonCodes.get(i));
-            }
-            sql.append(')');
-        }
-        if (datastoreId != null) {
-            sql.append(" AND e.source_datastore = ?");
-            args.add(datastoreId);
-        }
         int dismissed = 0;
-        for (Long id : jdbc.queryForList(sql.toString(), Long.class, args.toArray())) {
+        for (Long id : store.pendingEngineRecommendations(clusterId, reasonCodes, datastoreId)) {
             try {
                 recommendations.dismiss(id, action, detail);
                 dismissed++;
@@ -291,8 +255,7 @@ public class PlanRecorder {
         if (f.vmId() != null && f.datastoreId() != null) {
             subject += " on " + names.datastore(f.datastoreId());
         }
-        jdbc.update("INSERT INTO fault (cluster_moid, subject, reason, created_at, reason_code, vm_moid, disk_id, datastore_moid, run_id)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", clusterId, truncate(subject, 255),
+        store.insertFault(clusterId, truncate(subject, 255),
                 truncate((f.reasonCode() == null ? "" : f.reasonCode() + ": ") + f.message(), 2000), Timestamp.from(clock.instant()),
                 f.reasonCode(), f.vmId(), f.diskId() == null ? null : truncate(f.diskId(), 128), f.datastoreId(), runId);
         return f;
@@ -303,6 +266,6 @@ public class PlanRecorder {
     }
 
     static String truncate(String s, int max) {
-        return ActionHistory.truncate(s, max);
+        return ActionHistoryRepository.truncate(s, max);
     }
 }

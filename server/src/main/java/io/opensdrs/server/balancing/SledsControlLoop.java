@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -66,7 +65,7 @@ public class SledsControlLoop {
     private final NewestDiskWindows newest;
     private final Duration sampleMaxAge;
     private final AgentDirectives directives;
-    private final JdbcTemplate jdbc;
+    private final BalancingRepository store;
     private final Clock clock;
     private final SledsController controller = new SledsController();
     /** Each class's windows over the last {@code sdrs.balancing.sleds-compliance-period}, keyed cluster/class. */
@@ -81,7 +80,7 @@ public class SledsControlLoop {
     private final Timer stepTimer;
 
     public SledsControlLoop(ClusterPolicies policies, ClusterStateAssembler assembler, NewestDiskWindows newest,
-                            AgentDirectives directives, JdbcTemplate jdbc, Clock clock, MeterRegistry meters,
+                            AgentDirectives directives, BalancingRepository store, Clock clock, MeterRegistry meters,
                             @Value("${sdrs.balancing.sleds-refresh:PT30S}") Duration refresh,
                             @Value("${sdrs.balancing.sleds-sample-max-age:PT1M}") Duration sampleMaxAge,
                             @Value("${sdrs.balancing.sleds-compliance-period:PT1H}") Duration compliancePeriod) {
@@ -94,7 +93,7 @@ public class SledsControlLoop {
         this.assembler = assembler;
         this.newest = newest;
         this.directives = directives;
-        this.jdbc = jdbc;
+        this.store = store;
         this.clock = clock;
     }
 
@@ -169,11 +168,8 @@ public class SledsControlLoop {
                 lastStep.remove(cluster);
                 continue;
             }
-            List<Stream> streams = jdbc.query("SELECT h.name, v.moid, v.name, vd.disk_key, d.moid, d.name FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
-                            + " JOIN host h ON h.moid = v.host_moid JOIN datastore d ON d.moid = vd.datastore_moid WHERE d.cluster_moid = ?"
-                            + " ORDER BY v.name, vd.disk_key",
-                    (rs, i) -> new Stream(rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getInt(4), rs.getString(1), rs.getString(2),
-                            rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6), vmClass.get(rs.getString(2))), cluster);
+            List<Stream> streams = store.streams(cluster).stream().map(r -> new Stream(r.hostName() + "/" + r.vmId() + "/" + r.diskKey(),
+                    r.hostName(), r.vmId(), r.vmName(), r.diskKey(), r.datastoreId(), r.datastoreName(), vmClass.get(r.vmId()))).toList();
             Map<String, ServiceClass> classById = new HashMap<>();
             classes.forEach(c -> classById.put(c.id(), c));
             List<StreamSample> samples = new ArrayList<>();

@@ -1,11 +1,13 @@
 package io.opensdrs.server.capture;
 
 import io.opensdrs.model.Workload;
+import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.models.DatastoreModels;
+import io.opensdrs.server.models.FitPoint;
 import io.opensdrs.server.models.ModelRecord;
-import io.opensdrs.server.stats.RawSampleStore;
+import io.opensdrs.server.models.ModelRepository;
+import io.opensdrs.server.stats.StatisticsRepository;
 import io.opensdrs.server.stats.vcenter.VCenterStatistics;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -35,24 +37,20 @@ public class ClusterCapture {
     /** The injector's IO sizes, KiB. */
     public static final List<Integer> PREDICTION_SIZES_KB = List.of(4, 256);
 
-    private final JdbcTemplate jdbc;
+    private final InventoryRepository inventory;
     private final DatastoreModels models;
-    private final RawSampleStore raw;
+    private final ModelRepository modelStore;
+    private final StatisticsRepository raw;
     private final TransactionTemplate readOnly;
 
-    public ClusterCapture(JdbcTemplate jdbc, DatastoreModels models, RawSampleStore raw, TransactionTemplate tx) {
-        this.jdbc = jdbc;
+    public ClusterCapture(InventoryRepository inventory, DatastoreModels models, ModelRepository modelStore, StatisticsRepository raw,
+                          TransactionTemplate tx) {
+        this.inventory = inventory;
         this.models = models;
+        this.modelStore = modelStore;
         this.raw = raw;
         this.readOnly = new TransactionTemplate(tx.getTransactionManager());
         this.readOnly.setReadOnly(true);
-    }
-
-    private record DsRow(String moid, String name, long capacity, long free, boolean accessible, String maintenance) {
-    }
-
-    private record DiskRow(String vmMoid, String vmName, String hostName, boolean poweredOn, int key, String file, long size,
-                           String datastore) {
     }
 
     /**
@@ -69,22 +67,14 @@ public class ClusterCapture {
      */
     public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules,
                                         java.time.Duration last) {
-        List<DsRow> dss = jdbc.query("SELECT moid, name, capacity_bytes, free_bytes, accessible, maintenance_mode FROM datastore"
-                        + " WHERE cluster_moid = ? ORDER BY name",
-                (rs, i) -> new DsRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getBoolean(5),
-                        rs.getString(6)), clusterId);
+        List<InventoryRepository.DatastoreRow> dss = inventory.datastoresIn(clusterId);
         Map<String, String> hostNames = new TreeMap<>();
         Map<String, List<String>> hostDatastores = new LinkedHashMap<>();
-        jdbc.query("SELECT h.moid, h.name, d.name FROM host h JOIN host_datastore hd ON hd.host_moid = h.moid"
-                + " JOIN datastore d ON d.moid = hd.datastore_moid WHERE d.cluster_moid = ? ORDER BY h.name, d.name", rs -> {
-            hostNames.put(rs.getString(1), rs.getString(2));
-            hostDatastores.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(3));
-        }, clusterId);
-        List<DiskRow> disks = jdbc.query("SELECT v.moid, v.name, h.name, v.powered_on, vd.disk_key, vd.file_name, vd.size_bytes, d.name"
-                        + " FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid JOIN datastore d ON d.moid = vd.datastore_moid"
-                        + " LEFT JOIN host h ON h.moid = v.host_moid WHERE d.cluster_moid = ? ORDER BY v.name, v.moid, vd.disk_key",
-                (rs, i) -> new DiskRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4), rs.getInt(5),
-                        rs.getString(6), rs.getLong(7), rs.getString(8)), clusterId);
+        for (InventoryRepository.MountRow m : inventory.mountsIn(clusterId)) {
+            hostNames.put(m.hostMoid(), m.hostName());
+            hostDatastores.computeIfAbsent(m.hostMoid(), k -> new ArrayList<>()).add(m.datastoreName());
+        }
+        List<InventoryRepository.VmDiskRow> disks = inventory.disksIn(clusterId);
 
         Set<String> dsNames = new HashSet<>();
         dss.forEach(d -> dsNames.add(d.name()));
@@ -101,7 +91,7 @@ public class ClusterCapture {
 
         List<String> notes = new ArrayList<>();
         List<CaptureViews.Datastore> dsViews = new ArrayList<>();
-        for (DsRow d : dss) {
+        for (InventoryRepository.DatastoreRow d : dss) {
             ModelRecord m = models.effective(d.name(), modelKind);
             List<CaptureViews.Prediction> predictions = new ArrayList<>();
             for (int z : PREDICTION_SIZES_KB) {
@@ -127,9 +117,9 @@ public class ClusterCapture {
         hosts.sort(java.util.Comparator.comparing(CaptureViews.Host::name));
 
         Map<String, List<CaptureViews.Disk>> vmDisks = new LinkedHashMap<>();
-        Map<String, DiskRow> vmRows = new LinkedHashMap<>();
+        Map<String, InventoryRepository.VmDiskRow> vmRows = new LinkedHashMap<>();
         int withoutWindows = 0;
-        for (DiskRow r : disks) {
+        for (InventoryRepository.VmDiskRow r : disks) {
             String id = CaptureAggregation.diskId(r.vmMoid(), r.key());
             CaptureAggregation.DiskHour[] hours = agg.hours(id);
             List<CaptureViews.Workload> perHour = new ArrayList<>();
@@ -159,25 +149,12 @@ public class ClusterCapture {
                 dsViews, hosts, vms, rules, notes);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
-
     /** The points of the newest valid random-read injector run of each IO size on the datastore. */
     List<CaptureViews.Prediction> injectorPoints(String datastore) {
         List<CaptureViews.Prediction> out = new ArrayList<>();
-        Set<Long> sizes = new HashSet<>();
-        jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
-                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
-            if (sizes.add(rs.getLong(1))) {
-                try {
-                    for (com.fasterxml.jackson.databind.JsonNode p : JSON.readTree(rs.getString(2))) {
-                        out.add(new CaptureViews.Prediction(p.path("outstandingIos").asDouble(), p.path("ioSizeKb").asDouble(), 100, 100,
-                                p.path("latencyMs").asDouble()));
-                    }
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException("injector_run points are not JSON", e);
-                }
-            }
-        }, datastore);
+        for (FitPoint p : modelStore.newestInjectorPointsPerSize(datastore)) {
+            out.add(new CaptureViews.Prediction(p.outstandingIos(), p.ioSizeKb(), 100, 100, p.latencyMs()));
+        }
         out.sort(java.util.Comparator.comparingDouble(CaptureViews.Prediction::ioSizeKb).thenComparingDouble(CaptureViews.Prediction::oio));
         return out;
     }

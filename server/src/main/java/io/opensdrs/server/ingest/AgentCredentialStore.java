@@ -1,7 +1,6 @@
 package io.opensdrs.server.ingest;
 
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -9,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -29,12 +27,12 @@ public class AgentCredentialStore {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final JdbcTemplate jdbc;
+    private final AgentRepository agents;
     private final AgentSessions sessions;
     private final ConcurrentHashMap<String, String> agentByTokenHash = new ConcurrentHashMap<>();
 
-    public AgentCredentialStore(JdbcTemplate jdbc, AgentSessions sessions) {
-        this.jdbc = jdbc;
+    public AgentCredentialStore(AgentRepository agents, AgentSessions sessions) {
+        this.agents = agents;
         this.sessions = sessions;
     }
 
@@ -60,8 +58,7 @@ public class AgentCredentialStore {
         String token = "sdrs_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         Instant now = Instant.now();
         try {
-            jdbc.update("INSERT INTO agent (agent_id, token_hash, revoked, issued_at) VALUES (?, ?, FALSE, ?)",
-                    agentId, hash(token), Timestamp.from(now));
+            agents.insertCredential(agentId, hash(token), now);
         } catch (DuplicateKeyException e) {
             throw new IllegalStateException("agent " + agentId + " already has a credential");
         }
@@ -70,16 +67,14 @@ public class AgentCredentialStore {
 
     /** Revokes the agent's credential; returns false when the agent is unknown. */
     public boolean revoke(String agentId) {
-        int n = jdbc.update("UPDATE agent SET revoked = TRUE, revoked_at = ? WHERE agent_id = ? AND revoked = FALSE",
-                Timestamp.from(Instant.now()), agentId);
+        boolean revoked = agents.revoke(agentId, Instant.now());
         agentByTokenHash.values().removeIf(agentId::equals);
         sessions.closeAll(agentId, "credential revoked");
-        return n > 0 || exists(agentId);
+        return revoked || exists(agentId);
     }
 
     public boolean exists(String agentId) {
-        Integer n = jdbc.queryForObject("SELECT COUNT(*) FROM agent WHERE agent_id = ?", Integer.class, agentId);
-        return n != null && n > 0;
+        return agents.exists(agentId);
     }
 
     /** The agent a bearer token belongs to, if the token is known and not revoked. */
@@ -92,34 +87,17 @@ public class AgentCredentialStore {
         if (cached != null) {
             return Optional.of(cached);
         }
-        List<String> ids = jdbc.queryForList("SELECT agent_id FROM agent WHERE token_hash = ? AND revoked = FALSE",
-                String.class, h);
-        if (ids.isEmpty()) {
-            return Optional.empty();
-        }
-        agentByTokenHash.put(h, ids.get(0));
-        return Optional.of(ids.get(0));
+        Optional<String> id = agents.agentWithToken(h);
+        id.ifPresent(a -> agentByTokenHash.put(h, a));
+        return id;
     }
 
     public List<AgentRecord> list() {
-        return jdbc.query(SELECT_RECORD + " ORDER BY agent_id", (rs, i) -> record(rs));
+        return agents.records();
     }
 
     public Optional<AgentRecord> find(String agentId) {
-        return jdbc.query(SELECT_RECORD + " WHERE agent_id = ?", (rs, i) -> record(rs), agentId).stream().findFirst();
-    }
-
-    private static final String SELECT_RECORD = "SELECT agent_id, revoked, issued_at, revoked_at, host, agent_version,"
-            + " registered_at, last_seq, accepted_messages, accepted_samples, buffered, dropped_overflow FROM agent";
-
-    private static AgentRecord record(java.sql.ResultSet rs) throws java.sql.SQLException {
-        return new AgentRecord(rs.getString(1), rs.getBoolean(2), instant(rs.getTimestamp(3)), instant(rs.getTimestamp(4)),
-                rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7)), rs.getLong(8), rs.getLong(9),
-                rs.getLong(10), rs.getLong(11), rs.getLong(12));
-    }
-
-    private static Instant instant(Timestamp t) {
-        return t == null ? null : t.toInstant();
+        return agents.record(agentId);
     }
 
     static String hash(String token) {

@@ -33,11 +33,11 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
     private final AgentMessageIngestion ingestion;
     private final SequenceLedger ledger;
     private final AgentSessions sessions;
-    private final AgentStore agents;
+    private final AgentRepository agents;
     private final TransactionTemplate tx;
 
     public AgentGrpcService(AgentMessageIngestion ingestion, SequenceLedger ledger, AgentSessions sessions,
-                            AgentStore agents, TransactionTemplate tx) {
+                            AgentRepository agents, TransactionTemplate tx) {
         this.ingestion = ingestion;
         this.ledger = ledger;
         this.sessions = sessions;

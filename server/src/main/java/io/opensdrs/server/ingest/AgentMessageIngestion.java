@@ -31,12 +31,12 @@ public class AgentMessageIngestion {
     private final DiskWindowIngestion windows;
     private final DatastoreModels models;
     private final DatastoreHeartbeats heartbeats;
-    private final AgentStore agents;
+    private final AgentRepository agents;
     private final IngestMetrics metrics;
 
     public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, DiskWindowIngestion windows,
                                  DatastoreModels models,
-                                 DatastoreHeartbeats heartbeats, AgentStore agents, IngestMetrics metrics) {
+                                 DatastoreHeartbeats heartbeats, AgentRepository agents, IngestMetrics metrics) {
         this.tx = tx;
         this.ledger = ledger;
         this.windows = windows;

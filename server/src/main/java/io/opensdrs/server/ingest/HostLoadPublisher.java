@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public class HostLoadPublisher implements HostLoadListener {
 
     private final AgentSessions sessions;
-    private final AgentStore agents;
+    private final AgentRepository agents;
     private final AtomicLong generation = new AtomicLong(System.currentTimeMillis());
 
-    public HostLoadPublisher(AgentSessions sessions, AgentStore agents) {
+    public HostLoadPublisher(AgentSessions sessions, AgentRepository agents) {
         this.sessions = sessions;
         this.agents = agents;
     }

@@ -1,9 +1,7 @@
 package io.opensdrs.server.ingest;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.util.List;
 
 /**
  * The per-agent highest applied sequence number (agent.proto: AgentMessage.seq is strictly
@@ -20,26 +18,21 @@ public class SequenceLedger {
 
     public enum Outcome { APPLIED, DUPLICATE, REVOKED }
 
-    private final JdbcTemplate jdbc;
+    private final AgentRepository agents;
 
-    public SequenceLedger(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
+    public SequenceLedger(AgentRepository agents) {
+        this.agents = agents;
     }
 
     /** Must be called inside a transaction; on APPLIED the caller stores the data in the same one. */
     public Outcome advance(String agentId, long seq, int samples) {
-        int n = jdbc.update("UPDATE agent SET last_seq = ?, accepted_messages = accepted_messages + 1,"
-                        + " accepted_samples = accepted_samples + ? WHERE agent_id = ? AND revoked = FALSE AND last_seq < ?",
-                seq, samples, agentId, seq);
-        if (n == 1) {
+        if (agents.advanceSeq(agentId, seq, samples)) {
             return Outcome.APPLIED;
         }
-        List<Boolean> revoked = jdbc.queryForList("SELECT revoked FROM agent WHERE agent_id = ?", Boolean.class, agentId);
-        return revoked.isEmpty() || revoked.get(0) ? Outcome.REVOKED : Outcome.DUPLICATE;
+        return agents.revoked(agentId).orElse(true) ? Outcome.REVOKED : Outcome.DUPLICATE;
     }
 
     public long lastAcceptedSeq(String agentId) {
-        List<Long> v = jdbc.queryForList("SELECT last_seq FROM agent WHERE agent_id = ?", Long.class, agentId);
-        return v.isEmpty() ? 0 : v.get(0);
+        return agents.lastSeq(agentId).orElse(0L);
     }
 }

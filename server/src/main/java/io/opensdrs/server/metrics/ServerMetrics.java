@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.opensdrs.server.ingest.AgentSessions;
-import org.springframework.jdbc.core.JdbcTemplate;
+import io.opensdrs.server.migration.ActionState;
+import io.opensdrs.server.migration.MigrationRepository;
+import io.opensdrs.server.models.ModelRepository;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -26,13 +28,15 @@ import java.util.concurrent.atomic.AtomicReference;
 @Component
 public class ServerMetrics {
 
-    private final JdbcTemplate jdbc;
+    private final MigrationRepository migrations;
+    private final ModelRepository models;
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicReference<Double> oldest = new AtomicReference<>(Double.NaN);
     private final MultiGauge modelAge;
 
-    public ServerMetrics(JdbcTemplate jdbc, MeterRegistry registry, AgentSessions sessions) {
-        this.jdbc = jdbc;
+    public ServerMetrics(MigrationRepository migrations, ModelRepository models, MeterRegistry registry, AgentSessions sessions) {
+        this.migrations = migrations;
+        this.models = models;
         Gauge.builder("sdrs.migrations.in.flight", inFlight, AtomicLong::get)
                 .description("storage vMotions issued and not finished").register(registry);
         Gauge.builder("sdrs.models.oldest.age", oldest, AtomicReference::get).baseUnit("seconds")
@@ -46,21 +50,15 @@ public class ServerMetrics {
     @Scheduled(fixedDelay = 15_000)
     public void refresh() {
         // Storage vMotions between RelocateVM_Task being issued and its result being verified.
-        String states = io.opensdrs.server.migration.ActionState.IN_FLIGHT.stream()
-                .map(st -> "'" + st.name() + "'").collect(java.util.stream.Collectors.joining(","));
-        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE state IN (" + states + ")", Long.class);
-        inFlight.set(n == null ? 0 : n);
+        inFlight.set(migrations.countActionsIn(ActionState.IN_FLIGHT));
         Instant now = Instant.now();
-        List<MultiGauge.Row<?>> rows = jdbc.query("SELECT datastore_name, model_kind, MAX(fitted_at) FROM datastore_model"
-                + " WHERE valid = TRUE GROUP BY datastore_name, model_kind", (rs, i) -> {
-            double age = Duration.between(rs.getTimestamp(3).toInstant(), now).toMillis() / 1000.0;
-            return MultiGauge.Row.of(Tags.of("datastore", rs.getString(1), "kind", rs.getString(2)), age);
-        });
+        List<MultiGauge.Row<?>> rows = models.newestValidFits().stream().<MultiGauge.Row<?>>map(f ->
+                MultiGauge.Row.of(Tags.of("datastore", f.datastore(), "kind", f.kind()), age(f.fittedAt(), now))).toList();
         modelAge.register(rows, true);
-        oldest.set(rows.isEmpty() ? Double.NaN : jdbc.query("SELECT MIN(m) FROM (SELECT MAX(fitted_at) AS m FROM datastore_model"
-                + " WHERE valid = TRUE GROUP BY datastore_name, model_kind) t", rs -> {
-            rs.next();
-            return Duration.between(rs.getTimestamp(1).toInstant(), now).toMillis() / 1000.0;
-        }));
+        oldest.set(rows.isEmpty() ? Double.NaN : age(models.oldestNewestValidFit(), now));
+    }
+
+    private static double age(Instant fittedAt, Instant now) {
+        return Duration.between(fittedAt, now).toMillis() / 1000.0;
     }
 }

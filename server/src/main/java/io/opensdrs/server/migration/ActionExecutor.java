@@ -45,13 +45,13 @@ final class ActionExecutor {
     }
 
     private final VSphereClient client;
-    private final MigrationStore store;
+    private final MigrationRepository store;
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
     private final StoredInventory stored;
     private InventorySnapshot inventory;
 
-    ActionExecutor(VSphereClient client, MigrationStore store, MigrationProperties properties, MigrationPreconditions preconditions,
+    ActionExecutor(VSphereClient client, MigrationRepository store, MigrationProperties properties, MigrationPreconditions preconditions,
                    StoredInventory stored) {
         this.client = client;
         this.store = store;

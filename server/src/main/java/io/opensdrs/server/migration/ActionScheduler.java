@@ -39,7 +39,7 @@ final class ActionScheduler {
      * @param inFlight the actions issuing, running or being verified
      * @param unfinishedParents those of the queued actions' parents that have not ended, by id
      */
-    Slots slots(List<MigrationAction> inFlight, Map<Long, MigrationStore.Unfinished> unfinishedParents) {
+    Slots slots(List<MigrationAction> inFlight, Map<Long, MigrationRepository.Unfinished> unfinishedParents) {
         Slots s = new Slots();
         inFlight.forEach(s::take);
         s.unfinished.putAll(unfinishedParents);
@@ -52,7 +52,7 @@ final class ActionScheduler {
         private final Map<String, Integer> perHost = new HashMap<>();
         private final Map<String, Long> reserved = new HashMap<>();
         private final Set<String> vms = new HashSet<>();
-        private final Map<Long, MigrationStore.Unfinished> unfinished = new HashMap<>();
+        private final Map<Long, MigrationRepository.Unfinished> unfinished = new HashMap<>();
         private int total;
 
         /** Why {@code a} may not start now; empty when it may. */
@@ -61,7 +61,7 @@ final class ActionScheduler {
                 return Optional.of("backing off until " + a.nextAttemptAt());
             }
             for (long parent : a.parentIds()) {
-                MigrationStore.Unfinished p = unfinished.get(parent);
+                MigrationRepository.Unfinished p = unfinished.get(parent);
                 if (p == null) {
                     continue;
                 }

@@ -1,6 +1,6 @@
 package io.opensdrs.server.migration;
 
-import io.opensdrs.server.history.ActionHistory;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
@@ -39,20 +39,20 @@ public class MigrationApplier {
     private static final Logger log = LoggerFactory.getLogger(MigrationApplier.class);
 
     private final ObjectProvider<VSphereClient> clients;
-    private final MigrationStore store;
+    private final MigrationRepository store;
     private final MigrationProperties properties;
     private final MigrationPreconditions preconditions;
     private final ActionScheduler scheduler;
     private final StoredInventory stored;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
     private final Map<String, Integer> maxPerDatastore = new ConcurrentHashMap<>();
     private final Map<String, Integer> maxPerHost = new ConcurrentHashMap<>();
     private volatile int maxTotal;
     private ScheduledExecutorService loop;
 
-    public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationStore store, MigrationProperties properties,
-                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistory history,
+    public MigrationApplier(ObjectProvider<VSphereClient> clients, MigrationRepository store, MigrationProperties properties,
+                            ObjectProvider<PlacementRules> rules, ObjectProvider<StoredInventory> stored, ActionHistoryRepository history,
                             MoveDescriptions descriptions) {
         this.clients = clients;
         this.history = history;

@@ -1,6 +1,5 @@
 package io.opensdrs.server.migration;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
@@ -16,10 +15,10 @@ import java.util.stream.Collectors;
 @Component
 public class MoveDescriptions {
 
-    private final JdbcTemplate jdbc;
+    private final MigrationRepository store;
 
-    public MoveDescriptions(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
+    public MoveDescriptions(MigrationRepository store) {
+        this.store = store;
     }
 
     public String of(List<MigrationAction> actions) {
@@ -43,17 +42,11 @@ public class MoveDescriptions {
 
     /** A VM's name as the inventory holds it, or last held it. */
     public String vm(String moid) {
-        return name("vm", moid);
+        return store.name("vm", moid);
     }
 
     /** A datastore's name as the inventory holds it, or last held it. */
     public String datastore(String moid) {
-        return name("datastore", moid);
-    }
-
-    private String name(String table, String moid) {
-        return jdbc.queryForList("SELECT name FROM " + table + " WHERE moid = ?", String.class, moid).stream().findFirst()
-                .or(() -> jdbc.queryForList("SELECT name FROM known_name WHERE moid = ?", String.class, moid).stream().findFirst())
-                .orElse(moid);
+        return store.name("datastore", moid);
     }
 }

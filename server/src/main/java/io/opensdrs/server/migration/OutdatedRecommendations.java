@@ -3,10 +3,8 @@ package io.opensdrs.server.migration;
 import io.opensdrs.server.vsphere.InventorySnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,15 +27,13 @@ public class OutdatedRecommendations {
 
     private static final Logger log = LoggerFactory.getLogger(OutdatedRecommendations.class);
 
-    private final MigrationStore store;
+    private final MigrationRepository store;
     private final Recommendations recommendations;
-    private final JdbcTemplate jdbc;
     private final MoveDescriptions names;
 
-    public OutdatedRecommendations(MigrationStore store, Recommendations recommendations, JdbcTemplate jdbc, MoveDescriptions names) {
+    public OutdatedRecommendations(MigrationRepository store, Recommendations recommendations, MoveDescriptions names) {
         this.store = store;
         this.recommendations = recommendations;
-        this.jdbc = jdbc;
         this.names = names;
     }
 
@@ -60,7 +56,7 @@ public class OutdatedRecommendations {
                 as.forEach(a -> vms.add(a.vmId()));
             }
         }
-        InventorySnapshot stored = storedPlacement(vms);
+        InventorySnapshot stored = store.storedPlacement(vms);
         int withdrawn = 0;
         for (Map.Entry<Long, List<MigrationAction>> e : actions.entrySet()) {
             Optional<String> why = e.getValue().stream().map(a -> MigrationPreconditions.placementGone(stored, a, names))
@@ -71,29 +67,5 @@ public class OutdatedRecommendations {
             }
         }
         return withdrawn;
-    }
-
-    /** Every datastore, and the given VMs with their disks, as the stored inventory holds them. */
-    private InventorySnapshot storedPlacement(Set<String> vmIds) {
-        List<InventorySnapshot.Datastore> datastores = jdbc.query("SELECT moid, name, url, capacity_bytes, free_bytes, accessible,"
-                        + " maintenance_mode, cluster_moid FROM datastore",
-                (rs, i) -> new InventorySnapshot.Datastore(rs.getString(1), rs.getString(2), rs.getString(3), null, rs.getLong(4),
-                        rs.getLong(5), rs.getBoolean(6), rs.getString(7), rs.getString(8)));
-        List<InventorySnapshot.Vm> vms = new ArrayList<>();
-        for (String id : vmIds) {
-            List<InventorySnapshot.VirtualDisk> disks = jdbc.query("SELECT disk_key, file_name, datastore_moid, size_bytes FROM virtual_disk"
-                            + " WHERE vm_moid = ? ORDER BY disk_key",
-                    (rs, i) -> new InventorySnapshot.VirtualDisk(rs.getInt(1), null, rs.getString(2), rs.getString(3), rs.getLong(4), false), id);
-            jdbc.query("SELECT name, host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?", rs -> {
-                Set<String> on = new LinkedHashSet<>();
-                disks.forEach(d -> on.add(d.datastoreId()));
-                String home = rs.getString(3);
-                if (home != null) {
-                    on.add(home);
-                }
-                vms.add(new InventorySnapshot.Vm(id, rs.getString(1), rs.getString(2), List.copyOf(on), disks, home, rs.getLong(4)));
-            }, id);
-        }
-        return new InventorySnapshot("", List.of(), List.of(), datastores, List.of(), vms);
     }
 }

@@ -3,14 +3,12 @@ package io.opensdrs.server.migration;
 import io.opensdrs.balance.Relocation;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
-import io.opensdrs.server.history.ActionHistory;
-import org.springframework.jdbc.core.JdbcTemplate;
+import io.opensdrs.server.history.ActionHistoryRepository;
 import org.springframework.stereotype.Service;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,25 +33,17 @@ public class Recommendations {
     /** The fault type of the actions of a recommendation withdrawn because its placement is gone. */
     public static final String OUTDATED = "Outdated";
 
-    private final MigrationStore store;
+    private final MigrationRepository store;
     private final MigrationApplier applier;
-    private final JdbcTemplate jdbc;
-    private final ActionHistory history;
+    private final ActionHistoryRepository history;
     private final MoveDescriptions descriptions;
 
-    public Recommendations(MigrationStore store, MigrationApplier applier, JdbcTemplate jdbc, ActionHistory history,
+    public Recommendations(MigrationRepository store, MigrationApplier applier, ActionHistoryRepository history,
                            MoveDescriptions descriptions) {
         this.store = store;
         this.applier = applier;
-        this.jdbc = jdbc;
         this.history = history;
         this.descriptions = descriptions;
-    }
-
-    private record StoredDisk(int key, String datastore, long size) {
-    }
-
-    private record StoredVm(String host, String home, long homeBytes) {
     }
 
     /**
@@ -81,7 +71,7 @@ public class Recommendations {
 
     /** Refuses an unknown cluster or reason code, before any of a recommendation's moves is read. */
     public void checkTarget(String clusterId, String reasonCode) {
-        if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) == 0) {
+        if (!store.clusterExists(clusterId)) {
             throw new NotFoundException("no datastore cluster " + clusterId + " in the inventory");
         }
         if (reasonCode == null || !REASON_CODES.contains(reasonCode)) {
@@ -104,13 +94,9 @@ public class Recommendations {
         if (destinationDatastoreId == null || destinationDatastoreId.isBlank()) {
             throw new InvalidFieldException(field + ".destinationDatastoreId", "must not be empty");
         }
-        List<StoredVm> found = jdbc.query("SELECT host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?",
-                (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2), rs.getLong(3)), vmId);
-        if (found.isEmpty()) {
-            throw new InvalidFieldException(field + ".vmId", "no VM " + vmId + " in the inventory");
-        }
-        StoredVm vm = found.get(0);
-        if (jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, destinationDatastoreId) == 0) {
+        MigrationRepository.StoredVm vm = store.storedVm(vmId)
+                .orElseThrow(() -> new InvalidFieldException(field + ".vmId", "no VM " + vmId + " in the inventory"));
+        if (!store.datastoreExists(destinationDatastoreId)) {
             throw new InvalidFieldException(field + ".destinationDatastoreId", "no datastore " + destinationDatastoreId + " in the inventory");
         }
         if (homeOnly) {
@@ -126,13 +112,11 @@ public class Recommendations {
             return new Relocation(vmId, Relocation.Scope.HOME, List.of(), List.of(vm.home()), destinationDatastoreId, vm.host(),
                     vm.homeBytes());
         }
-        Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
-        jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
-                (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), vmId);
+        Map<Integer, MigrationRepository.StoredDisk> disks = store.storedDisks(vmId);
         if (keysAsked.isEmpty()) {
             Set<String> sources = new LinkedHashSet<>();
             long size = destinationDatastoreId.equals(vm.home()) ? 0 : vm.homeBytes();
-            for (StoredDisk d : disks.values()) {
+            for (MigrationRepository.StoredDisk d : disks.values()) {
                 sources.add(d.datastore());
                 if (!d.datastore().equals(destinationDatastoreId)) {
                     size += d.size();
@@ -146,7 +130,7 @@ public class Recommendations {
         long size = 0;
         for (int j = 0; j < keysAsked.size(); j++) {
             Integer key = keysAsked.get(j);
-            StoredDisk d = key == null ? null : disks.get(key);
+            MigrationRepository.StoredDisk d = key == null ? null : disks.get(key);
             if (d == null) {
                 throw new InvalidFieldException(field + ".diskKeys[" + j + "]", "VM " + vmId + " has no disk " + key);
             }
@@ -243,7 +227,7 @@ public class Recommendations {
             long rec = recommendationsToVisit.poll();
             Set<Long> parents = new TreeSet<>();
             store.actions(rec).forEach(a -> parents.addAll(a.parentIds()));
-            for (MigrationStore.Unfinished p : store.unfinished(parents).values()) {
+            for (MigrationRepository.Unfinished p : store.unfinished(parents).values()) {
                 if (visited.add(p.recommendationId())) {
                     recommendationsToVisit.add(p.recommendationId());
                     if (p.recommendationState() == RecommendationState.PENDING) {

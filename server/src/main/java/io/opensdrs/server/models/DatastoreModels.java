@@ -1,8 +1,5 @@
 package io.opensdrs.server.models;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opensdrs.model.DatastoreModel;
@@ -16,16 +13,12 @@ import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,25 +37,18 @@ public class DatastoreModels {
 
     public static final String AUTO = "auto";
     private static final Logger log = LoggerFactory.getLogger(DatastoreModels.class);
-    private static final TypeReference<Map<String, Double>> PARAMS = new TypeReference<>() { };
-    private static final TypeReference<List<FitPoint>> POINTS = new TypeReference<>() { };
 
-    private final JdbcTemplate jdbc;
+    private final ModelRepository store;
     private final TransactionTemplate tx;
     private final ModelRegistry registry;
-    private final PassiveObservations observations;
-    private final ObjectMapper json;
     private final SdrsProperties.Models config;
     private final Timer refreshTimer;
     private final ConcurrentHashMap<Long, DatastoreModel> fitted = new ConcurrentHashMap<>();
 
-    public DatastoreModels(JdbcTemplate jdbc, TransactionTemplate tx, PassiveObservations observations,
-                           ObjectMapper json, SdrsProperties properties, MeterRegistry meters) {
-        this.jdbc = jdbc;
+    public DatastoreModels(ModelRepository store, TransactionTemplate tx, SdrsProperties properties, MeterRegistry meters) {
+        this.store = store;
         this.tx = tx;
         this.registry = ModelRegistry.withBuiltInModels();
-        this.observations = observations;
-        this.json = json;
         this.config = properties.getModels();
         this.refreshTimer = Timer.builder("sdrs.run.duration").tag("run", "model-refresh")
                 .description("duration of the periodic model refresh").register(meters);
@@ -84,14 +70,7 @@ public class DatastoreModels {
             points.add(new FitPoint(oio, r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), p.getMeanLatencyMs(),
                     p.getIops() > 0 ? p.getIops() : null));
         }
-        jdbc.update("INSERT INTO injector_run (agent_id, seq, datastore_name, run_id, mode, started_ms, finished_ms, io_size_kb,"
-                        + " read_share, randomness, valid, invalid_reason, invalid_detail, slope_ms_per_io, intercept_ms, r_squared,"
-                        + " points_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                agentId, seq, r.getDatastore(), r.getRunId(), r.getMode().name(), r.getStartedMs(), r.getFinishedMs(),
-                r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), r.getValid(),
-                r.getValid() ? null : r.getInvalidReason().name(), truncate(r.getInvalidDetail(), 1024),
-                r.hasFit() ? r.getFit().getSlopeMsPerIo() : null, r.hasFit() ? r.getFit().getInterceptMs() : null,
-                r.hasFit() ? r.getFit().getRSquared() : null, write(points), Timestamp.from(Instant.now()));
+        store.insertInjectorRun(agentId, seq, r, points);
         if (r.getValid()) {
             // this run is now the newest of its size, so it is among the runs fitted together
             fitAll(r.getDatastore(), "injector", newestInjectorPointsPerSize(r.getDatastore()));
@@ -104,15 +83,7 @@ public class DatastoreModels {
      * the device ({@link LqSlopeModel}); fitting one size alone would give a line of that size.
      */
     List<FitPoint> newestInjectorPointsPerSize(String datastore) {
-        List<FitPoint> points = new ArrayList<>();
-        Set<Long> sizes = new HashSet<>();
-        jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
-                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
-            if (sizes.add(rs.getLong(1))) {
-                points.addAll(read(rs.getString(2), POINTS));
-            }
-        }, datastore);
-        return points;
+        return store.newestInjectorPointsPerSize(datastore);
     }
 
     private void fitAll(String datastore, String source, List<FitPoint> points) {
@@ -127,49 +98,27 @@ public class DatastoreModels {
             Instant now = Instant.now();
             try {
                 FitSummary s = model.fit(obs);
-                Long id = insert(datastore, kind, source, true, finite(s.rSquared()), s.points(), s.parameters(), points, null, now);
+                Long id = store.insertModel(datastore, kind, source, true, finite(s.rSquared()), s.points(), s.parameters(), points, null, now);
                 fitted.put(id, model);
             } catch (IllegalArgumentException | IllegalStateException e) {
-                insert(datastore, kind, source, false, null, obs.size(), Map.of(), points, truncate(e.getMessage(), 1024), now);
+                store.insertModel(datastore, kind, source, false, null, obs.size(), Map.of(), points, truncate(e.getMessage(), 1024), now);
             }
         }
-    }
-
-    private Long insert(String ds, String kind, String source, boolean valid, Double r2, int n, Map<String, Double> params,
-                        List<FitPoint> points, String reason, Instant at) {
-        org.springframework.jdbc.support.GeneratedKeyHolder keys = new org.springframework.jdbc.support.GeneratedKeyHolder();
-        jdbc.update(c -> {
-            var ps = c.prepareStatement("INSERT INTO datastore_model (datastore_name, model_kind, source, valid, r_squared, points,"
-                    + " parameters_json, fit_points_json, invalid_reason, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new String[]{"id"});
-            ps.setString(1, ds);
-            ps.setString(2, kind);
-            ps.setString(3, source);
-            ps.setBoolean(4, valid);
-            ps.setObject(5, r2);
-            ps.setInt(6, n);
-            ps.setString(7, write(finiteOnly(params)));
-            ps.setString(8, write(points));
-            ps.setString(9, reason);
-            ps.setTimestamp(10, Timestamp.from(at));
-            return ps;
-        }, keys);
-        return keys.getKey().longValue();
     }
 
     // ------------------------------------------------------------------ queries
 
     /** The datastores any model was ever fitted for. */
     public List<String> datastoreNames() {
-        return jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model", String.class);
+        return store.modelDatastoreNames();
     }
 
     public List<ModelRecord> history(String datastore, int limit) {
-        return jdbc.query(SELECT + " WHERE datastore_name = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY", mapper(), datastore);
+        return store.history(datastore, limit);
     }
 
     public Optional<ModelRecord> latestValid(String datastore, String kind) {
-        return jdbc.query(SELECT + " WHERE datastore_name = ? AND model_kind = ? AND valid = TRUE ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
-                mapper(), datastore, kind).stream().findFirst();
+        return store.latestValid(datastore, kind);
     }
 
     /**
@@ -187,8 +136,7 @@ public class DatastoreModels {
      */
     public ModelRecord defaultModel(String datastore) {
         List<double[]> others = new ArrayList<>();
-        for (String ds : jdbc.queryForList("SELECT DISTINCT datastore_name FROM datastore_model WHERE model_kind = ? AND valid = TRUE"
-                + " AND datastore_name <> ?", String.class, LqSlopeModel.NAME, datastore)) {
+        for (String ds : store.otherDatastoresWithValid(LqSlopeModel.NAME, datastore)) {
             latestValid(ds, LqSlopeModel.NAME).ifPresent(m -> {
                 Double slope = m.parameters().get("m");
                 Double c = m.parameters().get("C");
@@ -239,8 +187,7 @@ public class DatastoreModels {
             double sum = 0;
             int n = 0;
             for (String ds : datastores) {
-                List<Double> errors = jdbc.queryForList("SELECT abs_error_ms FROM model_accuracy WHERE datastore_name = ? AND model_kind = ?"
-                        + " ORDER BY id DESC FETCH FIRST " + config.getSelectionObservations() + " ROWS ONLY", Double.class, ds, kind);
+                List<Double> errors = store.heldOutErrors(ds, kind, config.getSelectionObservations());
                 for (Double e : errors) {
                     sum += e;
                     n++;
@@ -276,7 +223,7 @@ public class DatastoreModels {
     @Scheduled(fixedDelayString = "${sdrs.models.refresh-interval:PT5M}", initialDelayString = "${sdrs.models.refresh-interval:PT5M}")
     public void refresh() {
         refreshTimer.record(() -> {
-            for (String ds : observations.datastores()) {
+            for (String ds : store.observedDatastores()) {
                 try {
                     tx.executeWithoutResult(s -> refresh(ds));
                 } catch (RuntimeException e) {
@@ -287,8 +234,8 @@ public class DatastoreModels {
     }
 
     void refresh(String datastore) {
-        List<PassiveObservations.Stored> recent = observations.recent(datastore, config.getPassiveFitObservations());
-        List<PassiveObservations.Stored> busy = recent.stream().filter(o -> !o.idle() && o.latencyMs() > 0).toList();
+        List<ModelRepository.PassiveObservation> recent = store.recentObservations(datastore, config.getPassiveFitObservations());
+        List<ModelRepository.PassiveObservation> busy = recent.stream().filter(o -> !o.idle() && o.latencyMs() > 0).toList();
         if (busy.isEmpty()) {
             return;
         }
@@ -296,7 +243,7 @@ public class DatastoreModels {
         for (String kind : registry.names()) {
             Optional<ModelRecord> current = latestValid(datastore, kind);
             Instant since = current.map(ModelRecord::fittedAt).orElse(Instant.EPOCH);
-            for (PassiveObservations.Stored o : busy) {
+            for (ModelRepository.PassiveObservation o : busy) {
                 if (!o.receivedAt().isAfter(since)) {
                     continue;
                 }
@@ -306,11 +253,7 @@ public class DatastoreModels {
                 }
                 Double predicted = predict(current.get(), new Workload(o.outstandingIos(), o.ioSizeKb(), o.readShare(), o.randomness()));
                 if (predicted != null) {
-                    jdbc.update("INSERT INTO model_accuracy (datastore_name, model_kind, model_id, observation_id, predicted_ms,"
-                                    + " measured_ms, abs_error_ms, scored_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM (VALUES (1)) AS one (x)"
-                                    + " WHERE NOT EXISTS (SELECT 1 FROM model_accuracy WHERE model_kind = ? AND observation_id = ?)",
-                            datastore, kind, current.get().id(), o.id(), predicted, o.latencyMs(), Math.abs(predicted - o.latencyMs()),
-                            Timestamp.from(Instant.now()), kind, o.id());
+                    store.insertAccuracy(datastore, kind, current.get().id(), o.id(), predicted, o.latencyMs());
                 }
             }
         }
@@ -324,41 +267,6 @@ public class DatastoreModels {
     }
 
     // ------------------------------------------------------------------ rows
-
-    private static final String SELECT = "SELECT id, datastore_name, model_kind, source, valid, r_squared, points, parameters_json,"
-            + " fit_points_json, invalid_reason, fitted_at FROM datastore_model";
-
-    private RowMapper<ModelRecord> mapper() {
-        return (rs, i) -> new ModelRecord(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
-                (Double) rs.getObject(6, Double.class), rs.getInt(7), read(rs.getString(8), PARAMS), read(rs.getString(9), POINTS),
-                rs.getString(10), rs.getTimestamp(11).toInstant());
-    }
-
-    private String write(Object o) {
-        try {
-            return json.writeValueAsString(o);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private <T> T read(String s, TypeReference<T> type) {
-        try {
-            return json.readValue(s, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable model history row", e);
-        }
-    }
-
-    private static Map<String, Double> finiteOnly(Map<String, Double> params) {
-        Map<String, Double> m = new LinkedHashMap<>();
-        params.forEach((k, v) -> {
-            if (v != null && Double.isFinite(v)) {
-                m.put(k, v);
-            }
-        });
-        return m;
-    }
 
     private static Double finite(double v) {
         return Double.isFinite(v) ? v : null;

@@ -2,6 +2,7 @@ package io.opensdrs.server.rules;
 
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
+import io.opensdrs.server.inventory.InventoryRepository;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.vcenter.VCenterProperties;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
@@ -11,7 +12,6 @@ import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
@@ -36,15 +36,15 @@ public class PodRules {
     /** vCenter's own limit on a rule's name is far longer; this one keeps names readable in the plugin. */
     public static final int MAX_NAME = 80;
 
-    private final JdbcTemplate jdbc;
+    private final InventoryRepository inventory;
     private final ClusterStateAssembler assembler;
     private final InventorySync sync;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration timeout;
 
-    public PodRules(JdbcTemplate jdbc, ClusterStateAssembler assembler, InventorySync sync,
+    public PodRules(InventoryRepository inventory, ClusterStateAssembler assembler, InventorySync sync,
                     ObjectProvider<VSphereClient> clients, VCenterProperties vcenter) {
-        this.jdbc = jdbc;
+        this.inventory = inventory;
         this.assembler = assembler;
         this.sync = sync;
         this.clients = clients;
@@ -167,8 +167,7 @@ public class PodRules {
 
     /** The keys of the VM's disks on the cluster's datastores, as last synced. */
     private Set<Integer> disksInCluster(String podId, String vmId) {
-        return new HashSet<>(jdbc.queryForList("SELECT d.disk_key FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
-                + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Integer.class, vmId, podId));
+        return inventory.diskKeysIn(vmId, podId);
     }
 
     private static String ruleName(String name) {

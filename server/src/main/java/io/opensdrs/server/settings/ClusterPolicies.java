@@ -6,7 +6,6 @@ import io.opensdrs.balance.SpaceThresholdMode;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.balance.sleds.ServiceClass;
 import io.opensdrs.server.problems.InvalidFieldException;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.HashSet;
@@ -24,11 +23,11 @@ import java.util.Set;
 @Component
 public class ClusterPolicies {
 
-    private final JdbcTemplate jdbc;
+    private final ClusterPolicyRepository policies;
     private final ClusterSettingsRepository settings;
 
-    public ClusterPolicies(JdbcTemplate jdbc, ClusterSettingsRepository settings) {
-        this.jdbc = jdbc;
+    public ClusterPolicies(ClusterPolicyRepository policies, ClusterSettingsRepository settings) {
+        this.policies = policies;
         this.settings = settings;
     }
 
@@ -86,12 +85,7 @@ public class ClusterPolicies {
 
     /** vm id → override of the cluster's VMs. */
     public Map<String, VmOverride> vmOverrides(String clusterId) {
-        Map<String, VmOverride> out = new LinkedHashMap<>();
-        jdbc.query("SELECT vm_moid, behavior FROM vm_override WHERE cluster_moid = ? ORDER BY vm_moid",
-                rs -> {
-                    out.put(rs.getString(1), VmOverride.valueOf(rs.getString(2).toUpperCase(Locale.ROOT)));
-                }, clusterId);
-        return out;
+        return policies.vmOverrides(clusterId);
     }
 
     /**
@@ -107,16 +101,16 @@ public class ClusterPolicies {
             if (h == o) {
                 return;
             }
-            if (h == VmOverride.DEFAULT && jdbc.queryForObject("SELECT COUNT(*) FROM vm_service_class WHERE vm_moid = ?", Long.class, vm) == 0) {
-                jdbc.update("DELETE FROM vm_override WHERE cluster_moid = ? AND vm_moid = ?", clusterId, vm);
+            if (h == VmOverride.DEFAULT && !policies.hasServiceClass(vm)) {
+                policies.deleteVmOverride(clusterId, vm);
             } else {
-                jdbc.update("UPDATE vm_override SET behavior = ? WHERE cluster_moid = ? AND vm_moid = ?", stored(h), clusterId, vm);
+                policies.updateVmOverride(clusterId, vm, stored(h));
             }
             changes.put(vm, h);
         });
         held.forEach((vm, h) -> {
             if (!current.containsKey(vm)) {
-                jdbc.update("INSERT INTO vm_override (cluster_moid, vm_moid, behavior) VALUES (?, ?, ?)", clusterId, vm, stored(h));
+                policies.insertVmOverride(clusterId, vm, stored(h));
                 changes.put(vm, h);
             }
         });
@@ -128,17 +122,11 @@ public class ClusterPolicies {
     }
 
     public List<SettingsRequest.VmOverrideEntry> overrides(String clusterId) {
-        return jdbc.query("SELECT o.vm_moid, o.behavior, c.class_id FROM vm_override o LEFT JOIN vm_service_class c ON c.vm_moid = o.vm_moid"
-                        + " WHERE o.cluster_moid = ? ORDER BY o.vm_moid",
-                (rs, i) -> new SettingsRequest.VmOverrideEntry(rs.getString(1), rs.getString(2), rs.getString(3)), clusterId);
+        return policies.overrides(clusterId);
     }
 
     public List<SettingsRequest.ServiceClassEntry> serviceClasses(String clusterId) {
-        return jdbc.query("SELECT class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s, allowed_miss_pct"
-                        + " FROM service_class WHERE cluster_moid = ? ORDER BY class_id",
-                (rs, i) -> new SettingsRequest.ServiceClassEntry(rs.getString(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
-                        rs.getDouble(5)),
-                clusterId);
+        return policies.serviceClasses(clusterId);
     }
 
     /** The engine's SLEDS classes of a cluster. */
@@ -149,11 +137,7 @@ public class ClusterPolicies {
 
     /** vm id → service class id, over every cluster. */
     public Map<String, String> vmServiceClasses() {
-        Map<String, String> out = new LinkedHashMap<>();
-        jdbc.query("SELECT vm_moid, class_id FROM vm_service_class", rs -> {
-            out.put(rs.getString(1), rs.getString(2));
-        });
-        return out;
+        return policies.vmServiceClasses();
     }
 
     /** What annotations cannot check: the VMs exist, no VM twice, classes named once and known. Throws before anything is written. */
@@ -181,12 +165,11 @@ public class ClusterPolicies {
                 throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " appears twice");
             }
             if (!held.contains(o)) {
-                if (jdbc.queryForObject("SELECT COUNT(*) FROM vm WHERE moid = ?", Long.class, o.vmId()) == 0) {
+                if (!policies.vmExists(o.vmId())) {
                     throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "no VM " + o.vmId() + " in the inventory");
                 }
                 // vCenter keeps a VM's override in the pod's configuration, which lists the pod's VMs
-                if (jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk d JOIN datastore s ON s.moid = d.datastore_moid"
-                        + " WHERE d.vm_moid = ? AND s.cluster_moid = ?", Long.class, o.vmId(), clusterId) == 0) {
+                if (!policies.vmHasDiskIn(o.vmId(), clusterId)) {
                     throw new InvalidFieldException("vmOverrides[" + i + "].vmId", "VM " + o.vmId() + " has no disk in datastore cluster "
                             + clusterId);
                 }
@@ -200,24 +183,6 @@ public class ClusterPolicies {
 
     /** Replaces the overrides and classes given (null: kept as they are). Call inside the settings transaction. */
     public void replace(String clusterId, List<SettingsRequest.VmOverrideEntry> overrides, List<SettingsRequest.ServiceClassEntry> classes) {
-        if (classes != null) {
-            jdbc.update("DELETE FROM service_class WHERE cluster_moid = ?", clusterId);
-            for (SettingsRequest.ServiceClassEntry c : classes) {
-                jdbc.update("INSERT INTO service_class (cluster_moid, class_id, delivery_bound_ms, demand_bound_iops, demand_bound_bytes_per_s,"
-                        + " allowed_miss_pct) VALUES (?, ?, ?, ?, ?, ?)", clusterId, c.id(), c.deliveryBoundMs(), c.demandBoundIops(),
-                        c.demandBoundBytesPerSecond(), c.toServiceClass().allowedMissPct());
-            }
-        }
-        if (overrides != null) {
-            jdbc.update("DELETE FROM vm_service_class WHERE vm_moid IN (SELECT vm_moid FROM vm_override WHERE cluster_moid = ?)", clusterId);
-            jdbc.update("DELETE FROM vm_override WHERE cluster_moid = ?", clusterId);
-            for (SettingsRequest.VmOverrideEntry o : overrides) {
-                jdbc.update("DELETE FROM vm_service_class WHERE vm_moid = ?", o.vmId());
-                jdbc.update("INSERT INTO vm_override (cluster_moid, vm_moid, behavior) VALUES (?, ?, ?)", clusterId, o.vmId(), o.behavior());
-                if (o.serviceClass() != null) {
-                    jdbc.update("INSERT INTO vm_service_class (vm_moid, class_id) VALUES (?, ?)", o.vmId(), o.serviceClass());
-                }
-            }
-        }
+        policies.replace(clusterId, overrides, classes);
     }
 }

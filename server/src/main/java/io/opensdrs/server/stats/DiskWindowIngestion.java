@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * The one path every per-disk statistics window takes, whichever source read it (vCenter's
  * performance counters, an agent's {@code DiskStatsBatch}): stored as a raw batch in the caller's
- * transaction ({@link RawSampleStore}), then, once committed, folded into the P² percentiles
+ * transaction ({@link StatisticsRepository}), then, once committed, folded into the P² percentiles
  * ({@link WorkloadPercentiles}) and the newest windows the SLEDS controller steps on
  * ({@link NewestDiskWindows}). It also keeps each disk's newest stored window, so that a window
  * read twice (vCenter answers the same sample to two queries; a restart re-reads the last
@@ -22,14 +22,14 @@ import java.util.function.Consumer;
 @Component
 public class DiskWindowIngestion {
 
-    private final RawSampleStore raw;
+    private final StatisticsRepository raw;
     private final WorkloadPercentiles percentiles;
     private final NewestDiskWindows newest;
     private final TransactionTemplate tx;
     private final Map<String, Long> newestStart = new ConcurrentHashMap<>();
     private final Map<String, Long> nextSeq = new ConcurrentHashMap<>();
 
-    public DiskWindowIngestion(RawSampleStore raw, WorkloadPercentiles percentiles, NewestDiskWindows newest,
+    public DiskWindowIngestion(StatisticsRepository raw, WorkloadPercentiles percentiles, NewestDiskWindows newest,
                                TransactionTemplate tx) {
         this.raw = raw;
         this.percentiles = percentiles;

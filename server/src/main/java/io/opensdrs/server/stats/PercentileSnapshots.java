@@ -1,6 +1,5 @@
 package io.opensdrs.server.stats;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -21,11 +20,11 @@ public class PercentileSnapshots {
     public record Snapshot(String metric, long windowSeconds, double p50, double p70, double p90, long samples, Instant takenAt) {
     }
 
-    private final JdbcTemplate jdbc;
+    private final StatisticsRepository store;
     private final WorkloadPercentiles percentiles;
 
-    public PercentileSnapshots(JdbcTemplate jdbc, WorkloadPercentiles percentiles) {
-        this.jdbc = jdbc;
+    public PercentileSnapshots(StatisticsRepository store, WorkloadPercentiles percentiles) {
+        this.store = store;
         this.percentiles = percentiles;
     }
 
@@ -40,16 +39,12 @@ public class PercentileSnapshots {
             }
         }
         if (!rows.isEmpty()) {
-            jdbc.batchUpdate("INSERT INTO percentile_snapshot (datastore_name, window_seconds, metric, p50, p70, p90,"
-                    + " sample_count, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+            store.insertPercentileSnapshots(rows);
         }
     }
 
     /** The datastore's newest snapshots of {@code metric}, newest first. */
     public List<Snapshot> history(String datastoreName, WorkloadMetric metric, int limit) {
-        return jdbc.query("SELECT metric, window_seconds, p50, p70, p90, sample_count, taken_at FROM percentile_snapshot"
-                        + " WHERE datastore_name = ? AND metric = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
-                (rs, i) -> new Snapshot(rs.getString(1), rs.getLong(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
-                        rs.getLong(6), rs.getTimestamp(7).toInstant()), datastoreName, metric.name());
+        return store.percentileSnapshots(datastoreName, metric, limit);
     }
 }

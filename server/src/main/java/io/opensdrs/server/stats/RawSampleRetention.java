@@ -14,10 +14,10 @@ public class RawSampleRetention {
 
     private static final Logger log = LoggerFactory.getLogger(RawSampleRetention.class);
 
-    private final RawSampleStore raw;
+    private final StatisticsRepository raw;
     private final SdrsProperties.Stats config;
 
-    public RawSampleRetention(RawSampleStore raw, SdrsProperties properties) {
+    public RawSampleRetention(StatisticsRepository raw, SdrsProperties properties) {
         this.raw = raw;
         this.config = properties.getStats();
     }

@@ -19,12 +19,12 @@ public class StatisticsRecovery implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(StatisticsRecovery.class);
 
-    private final RawSampleStore raw;
+    private final StatisticsRepository raw;
     private final WorkloadPercentiles percentiles;
     private final DiskWindowIngestion ingestion;
     private volatile boolean running;
 
-    public StatisticsRecovery(RawSampleStore raw, WorkloadPercentiles percentiles, DiskWindowIngestion ingestion) {
+    public StatisticsRecovery(StatisticsRepository raw, WorkloadPercentiles percentiles, DiskWindowIngestion ingestion) {
         this.raw = raw;
         this.percentiles = percentiles;
         this.ingestion = ingestion;

@@ -1,6 +1,5 @@
 package io.opensdrs.server.stats.vcenter;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.sql.Timestamp;
@@ -46,10 +45,10 @@ public class StatisticsFaults {
         }
     }
 
-    private final JdbcTemplate jdbc;
+    private final VCenterStatisticsRepository store;
 
-    public StatisticsFaults(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
+    public StatisticsFaults(VCenterStatisticsRepository store) {
+        this.store = store;
     }
 
     /** Records the fault as seen now, in each cluster named. */
@@ -58,11 +57,8 @@ public class StatisticsFaults {
         String d = detail.length() > 2000 ? detail.substring(0, 2000) : detail;
         String s = subject.length() > 255 ? subject.substring(0, 255) : subject;
         for (String cluster : clusters) {
-            int n = jdbc.update("UPDATE statistics_fault SET detail = ?, last_seen = ?, occurrences = occurrences + 1,"
-                    + " resolved_at = NULL WHERE cluster_moid = ? AND kind = ? AND subject = ?", d, t, cluster, kind.code, s);
-            if (n == 0) {
-                jdbc.update("INSERT INTO statistics_fault (cluster_moid, kind, subject, detail, first_seen, last_seen,"
-                        + " occurrences) VALUES (?, ?, ?, ?, ?, ?, 1)", cluster, kind.code, s, d, t, t);
+            if (!store.seeFaultAgain(cluster, kind.code, s, d, t)) {
+                store.insertFault(cluster, kind.code, s, d, t);
             }
         }
     }
@@ -70,18 +66,12 @@ public class StatisticsFaults {
     /** Resolves the active faults of these kinds that the read started at {@code readStarted} did not see again. */
     public void resolveUnseen(Collection<Kind> kinds, Instant readStarted, Instant now) {
         for (Kind k : kinds) {
-            jdbc.update("UPDATE statistics_fault SET resolved_at = ? WHERE kind = ? AND resolved_at IS NULL AND last_seen < ?",
-                    Timestamp.from(now), k.code, Timestamp.from(readStarted));
+            store.resolveFaults(k.code, readStarted, now);
         }
     }
 
     /** The cluster's active faults and those resolved since {@code resolvedSince}, newest first. */
     public List<Fault> of(String cluster, Instant resolvedSince) {
-        return jdbc.query("SELECT kind, subject, detail, first_seen, last_seen, occurrences, resolved_at FROM statistics_fault"
-                + " WHERE cluster_moid = ? AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY last_seen DESC, id DESC",
-                (rs, i) -> new Fault(rs.getString(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
-                        rs.getTimestamp(5).toInstant(), rs.getLong(6),
-                        rs.getTimestamp(7) == null ? null : rs.getTimestamp(7).toInstant()),
-                cluster, Timestamp.from(resolvedSince));
+        return store.faults(cluster, resolvedSince);
     }
 }

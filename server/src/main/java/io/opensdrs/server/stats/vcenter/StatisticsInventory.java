@@ -1,6 +1,5 @@
 package io.opensdrs.server.stats.vcenter;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
@@ -41,38 +40,25 @@ public class StatisticsInventory {
         }
     }
 
-    private final JdbcTemplate jdbc;
+    private final VCenterStatisticsRepository store;
 
-    public StatisticsInventory(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
+    public StatisticsInventory(VCenterStatisticsRepository store) {
+        this.store = store;
     }
 
     public Snapshot read() {
         Map<String, List<DiskRow>> disks = new LinkedHashMap<>();
-        jdbc.query("SELECT v.moid, v.name, v.powered_on, v.host_moid, h.name, vd.disk_key, vd.file_name, vd.perf_instance,"
-                + " d.moid, d.name, d.cluster_moid FROM virtual_disk vd JOIN vm v ON v.moid = vd.vm_moid"
-                + " JOIN datastore d ON d.moid = vd.datastore_moid LEFT JOIN host h ON h.moid = v.host_moid"
-                + " WHERE d.cluster_moid IS NOT NULL ORDER BY v.moid, vd.disk_key", rs -> {
-            DiskRow r = new DiskRow(rs.getString(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getString(5),
-                    rs.getInt(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11));
+        for (DiskRow r : store.disksInClusters()) {
             disks.computeIfAbsent(r.vmId(), k -> new ArrayList<>()).add(r);
-        });
+        }
         Map<String, List<Mount>> mounts = new LinkedHashMap<>();
         Map<String, String> clusterOf = new HashMap<>();
-        jdbc.query("SELECT h.moid, h.name, d.moid, d.name, d.url, d.cluster_moid FROM host_datastore hd"
-                + " JOIN host h ON h.moid = hd.host_moid JOIN datastore d ON d.moid = hd.datastore_moid"
-                + " WHERE d.cluster_moid IS NOT NULL ORDER BY h.moid, d.moid", rs -> {
-            Mount m = new Mount(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                    datastoreInstance(rs.getString(5)), rs.getString(6));
+        for (Mount m : store.mountsInClusters()) {
             mounts.computeIfAbsent(m.hostId(), k -> new ArrayList<>()).add(m);
             clusterOf.put(m.datastoreId(), m.clusterId());
-        });
+        }
         disks.values().forEach(list -> list.forEach(d -> clusterOf.put(d.datastoreId(), d.clusterId())));
-        Map<String, Set<String>> agentHosts = new HashMap<>();
-        jdbc.query("SELECT ad.datastore_name, a.host FROM agent_datastore ad JOIN agent a ON a.agent_id = ad.agent_id"
-                + " WHERE a.revoked = FALSE AND a.host IS NOT NULL", rs -> {
-            agentHosts.computeIfAbsent(rs.getString(1), k -> new TreeSet<>()).add(rs.getString(2));
-        });
+        Map<String, Set<String>> agentHosts = store.agentHosts();
         return new Snapshot(disks, mounts, agentHosts, clusterOf);
     }
 

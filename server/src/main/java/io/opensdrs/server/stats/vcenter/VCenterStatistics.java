@@ -1,7 +1,7 @@
 package io.opensdrs.server.stats.vcenter;
 
 import io.opensdrs.server.SdrsProperties;
-import io.opensdrs.server.models.PassiveObservations;
+import io.opensdrs.server.models.ModelRepository;
 import io.opensdrs.server.stats.DiskWindowIngestion;
 import io.opensdrs.server.stats.vcenter.StatisticsFaults.Kind;
 import io.opensdrs.server.stats.vcenter.StatisticsInventory.DiskRow;
@@ -102,7 +102,7 @@ public class VCenterStatistics {
     private final ObjectProvider<VSphereClient> clients;
     private final StatisticsInventory inventory;
     private final DiskWindowIngestion ingestion;
-    private final PassiveObservations observations;
+    private final ModelRepository observations;
     private final HostLoadListener loads;
     private final StatisticsFaults faults;
     private final SdrsProperties.VCenterCounters config;
@@ -125,7 +125,7 @@ public class VCenterStatistics {
     private ExecutorService calls;
 
     public VCenterStatistics(ObjectProvider<VSphereClient> clients, StatisticsInventory inventory,
-                             DiskWindowIngestion ingestion, PassiveObservations observations, HostLoadListener loads,
+                             DiskWindowIngestion ingestion, ModelRepository observations, HostLoadListener loads,
                              StatisticsFaults faults, SdrsProperties properties, Clock clock) {
         this.clients = clients;
         this.inventory = inventory;
@@ -563,7 +563,7 @@ public class VCenterStatistics {
         if (ios == 0) {
             return; // an idle datastore says nothing about its latency
         }
-        observations.insert(datastore, SOURCE, startMs + INTERVAL_SECONDS * 1000L, ios, oio, latency / ios,
+        observations.insertObservation(datastore, SOURCE, startMs + INTERVAL_SECONDS * 1000L, ios, oio, latency / ios,
                 Math.max(0.5, size / ios), reads / ios, random / ios);
     }
 

@@ -10,7 +10,7 @@ import io.opensdrs.server.ingest.HostLoadPublisher;
 import io.opensdrs.server.inventory.InventorySync;
 import io.opensdrs.server.migration.FaithfulVcsim;
 import io.opensdrs.server.migration.ServerAgainstVcsim;
-import io.opensdrs.server.models.PassiveObservations;
+import io.opensdrs.server.models.ModelRepository;
 import io.opensdrs.server.stats.DiskWindowIngestion;
 import io.opensdrs.server.vsphere.VSphereClient;
 import io.opensdrs.server.vsphere.VcsimProcess;
@@ -98,7 +98,7 @@ class VCenterStatisticsVcsimTest {
     @Autowired AgentGrpcServer grpc;
     @Autowired StatisticsInventory inventory;
     @Autowired DiskWindowIngestion ingestion;
-    @Autowired PassiveObservations observations;
+    @Autowired ModelRepository observations;
     @Autowired HostLoadPublisher loads;
     @Autowired StatisticsFaults faults;
     @Autowired SdrsProperties properties;

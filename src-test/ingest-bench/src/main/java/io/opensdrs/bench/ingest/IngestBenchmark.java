@@ -164,7 +164,7 @@ public final class IngestBenchmark implements Callable<Integer> {
         long[] reads = sorted(readNanos);
         double readP50 = quantile(reads, 0.50) / 1e3;
         double readP99 = quantile(reads, 0.99) / 1e3;
-        long rawRetained = ctx.getBean(io.opensdrs.server.stats.RawSampleStore.class).retainedSamples();
+        long rawRetained = ctx.getBean(io.opensdrs.server.stats.StatisticsRepository.class).retainedSamples();
 
         System.out.println();
         System.out.println("B4 statistics ingestion (" + agents + " agents x " + samplesPerMessage + " samples/message, "

@@ -8,21 +8,23 @@ import org.springframework.stereotype.Component;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Raw per-disk samples, one row per accepted DiskStatsBatch holding the batch's protobuf bytes
- * (see V2__raw_samples.sql for why), kept up to the retention bound.
+ * What the statistics feature stores: raw per-disk samples, one row per accepted DiskStatsBatch holding
+ * the batch's protobuf bytes (see V2__raw_samples.sql for why), kept up to the retention bound; and the
+ * datastores' percentiles as {@link PercentileSnapshots} takes them.
  */
 @Component
-public class RawSampleStore {
+public class StatisticsRepository {
 
     /** Batches (ids) per DELETE statement when pruning. */
     static final int DELETE_CHUNK = 200;
 
     private final JdbcTemplate jdbc;
 
-    public RawSampleStore(JdbcTemplate jdbc) {
+    public StatisticsRepository(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -161,5 +163,19 @@ public class RawSampleStore {
             }
         }
         return deleted;
+    }
+
+    /** Percentile snapshots, one row each: datastore, window seconds, metric, p50, p70, p90, samples, taken at. */
+    void insertPercentileSnapshots(List<Object[]> rows) {
+        jdbc.batchUpdate("INSERT INTO percentile_snapshot (datastore_name, window_seconds, metric, p50, p70, p90,"
+                + " sample_count, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows);
+    }
+
+    /** The datastore's newest snapshots of {@code metric}, newest first. */
+    List<PercentileSnapshots.Snapshot> percentileSnapshots(String datastoreName, WorkloadMetric metric, int limit) {
+        return jdbc.query("SELECT metric, window_seconds, p50, p70, p90, sample_count, taken_at FROM percentile_snapshot"
+                        + " WHERE datastore_name = ? AND metric = ? ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                (rs, i) -> new PercentileSnapshots.Snapshot(rs.getString(1), rs.getLong(2), rs.getDouble(3), rs.getDouble(4), rs.getDouble(5),
+                        rs.getLong(6), rs.getTimestamp(7).toInstant()), datastoreName, metric.name());
     }
 }

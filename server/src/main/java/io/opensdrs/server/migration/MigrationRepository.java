@@ -1,6 +1,7 @@
 package io.opensdrs.server.migration;
 
 import io.opensdrs.balance.Relocation;
+import io.opensdrs.server.vsphere.InventorySnapshot;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.RowMapper;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,17 +25,18 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Recommendations and their actions in the database. Every state change is a conditional UPDATE
+ * Recommendations and their actions in the database, and what of the stored inventory the migration
+ * feature reads (whether a move's VM, disks and destination exist; names for the history). Every state change is a conditional UPDATE
  * on the state it leaves (compare-and-set), each in its own transaction, so that what the
  * database says is what happened even when the server dies between two steps.
  */
 @Component
-public class MigrationStore {
+public class MigrationRepository {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
 
-    public MigrationStore(JdbcTemplate jdbc, TransactionTemplate tx) {
+    public MigrationRepository(JdbcTemplate jdbc, TransactionTemplate tx) {
         this.jdbc = jdbc;
         this.tx = tx;
     }
@@ -84,6 +87,23 @@ public class MigrationStore {
                 + " updated_at FROM recommendation WHERE state = ? ORDER BY id", RECOMMENDATION, state.name());
     }
 
+    /** A recommendation as the REST API lists it: its single move's fields (null for several), state and whether it moves a home. */
+    public record RecommendationRow(long id, String vmId, Integer diskKey, String sourceDatastore, String destinationDatastore,
+                                    String reasonCode, Double benefit, Double cost, Double confidence, String state, Instant createdAt,
+                                    boolean movesHome) {
+    }
+
+    /** The cluster's newest {@code limit} recommendations, newest first. */
+    public List<RecommendationRow> recommendationsOf(String clusterId, int limit) {
+        return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"
+                        + " r.confidence, r.state, r.created_at, EXISTS (SELECT 1 FROM migration_action a WHERE a.recommendation_id = r.id"
+                        + " AND a.home_only) FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                (rs, i) -> new RecommendationRow(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
+                        rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
+                        (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
+                        rs.getTimestamp(11).toInstant(), rs.getBoolean(12)), clusterId);
+    }
+
     public List<MigrationAction> actions(long recommendationId) {
         return actionsWhere("recommendation_id = ?", recommendationId);
     }
@@ -95,6 +115,13 @@ public class MigrationStore {
     public List<MigrationAction> actionsIn(List<ActionState> states) {
         String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(","));
         return actionsWhere("state IN (" + in + ")");
+    }
+
+    /** How many actions are in one of the states. */
+    public long countActionsIn(Collection<ActionState> states) {
+        String in = states.stream().map(st -> "'" + st.name() + "'").collect(Collectors.joining(","));
+        Long n = jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE state IN (" + in + ")", Long.class);
+        return n == null ? 0 : n;
     }
 
     /** QUEUED actions of recommendations being applied, oldest first. */
@@ -229,6 +256,68 @@ public class MigrationStore {
         return jdbc.update("UPDATE migration_action SET state = ?, fault_type = COALESCE(?, fault_type), fault_message = COALESCE(?, fault_message),"
                         + " finished_at = ?, wait_reason = NULL, updated_at = ? WHERE id = ? AND state = ?",
                 to.name(), faultType, cut(faultMessage), now(), now(), id, from.name()) == 1;
+    }
+
+    // ------------------------------------------------------------------ the stored inventory, as the migration feature reads it
+
+    public boolean clusterExists(String clusterId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM datastore_cluster WHERE moid = ?", Long.class, clusterId) != 0;
+    }
+
+    public boolean datastoreExists(String datastoreId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, datastoreId) != 0;
+    }
+
+    /** A VM of the stored inventory: its host, home datastore and the bytes of its home. */
+    public record StoredVm(String host, String home, long homeBytes) {
+    }
+
+    /** A virtual disk of the stored inventory: its key, datastore and size. */
+    public record StoredDisk(int key, String datastore, long size) {
+    }
+
+    public Optional<StoredVm> storedVm(String vmId) {
+        return jdbc.query("SELECT host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?",
+                (rs, n) -> new StoredVm(rs.getString(1), rs.getString(2), rs.getLong(3)), vmId).stream().findFirst();
+    }
+
+    /** The VM's virtual disks by key, in key order. */
+    public Map<Integer, StoredDisk> storedDisks(String vmId) {
+        Map<Integer, StoredDisk> disks = new LinkedHashMap<>();
+        jdbc.query("SELECT disk_key, datastore_moid, size_bytes FROM virtual_disk WHERE vm_moid = ? ORDER BY disk_key",
+                (rs, n) -> disks.put(rs.getInt(1), new StoredDisk(rs.getInt(1), rs.getString(2), rs.getLong(3))), vmId);
+        return disks;
+    }
+
+    /** Every datastore, and the given VMs with their disks, as the stored inventory holds them. */
+    public InventorySnapshot storedPlacement(Set<String> vmIds) {
+        List<InventorySnapshot.Datastore> datastores = jdbc.query("SELECT moid, name, url, capacity_bytes, free_bytes, accessible,"
+                        + " maintenance_mode, cluster_moid FROM datastore",
+                (rs, i) -> new InventorySnapshot.Datastore(rs.getString(1), rs.getString(2), rs.getString(3), null, rs.getLong(4),
+                        rs.getLong(5), rs.getBoolean(6), rs.getString(7), rs.getString(8)));
+        List<InventorySnapshot.Vm> vms = new ArrayList<>();
+        for (String id : vmIds) {
+            List<InventorySnapshot.VirtualDisk> disks = jdbc.query("SELECT disk_key, file_name, datastore_moid, size_bytes FROM virtual_disk"
+                            + " WHERE vm_moid = ? ORDER BY disk_key",
+                    (rs, i) -> new InventorySnapshot.VirtualDisk(rs.getInt(1), null, rs.getString(2), rs.getString(3), rs.getLong(4), false), id);
+            jdbc.query("SELECT name, host_moid, home_datastore_moid, home_bytes FROM vm WHERE moid = ?", rs -> {
+                Set<String> on = new LinkedHashSet<>();
+                disks.forEach(d -> on.add(d.datastoreId()));
+                String home = rs.getString(3);
+                if (home != null) {
+                    on.add(home);
+                }
+                vms.add(new InventorySnapshot.Vm(id, rs.getString(1), rs.getString(2), List.copyOf(on), disks, home, rs.getLong(4)));
+            }, id);
+        }
+        return new InventorySnapshot("", List.of(), List.of(), datastores, List.of(), vms);
+    }
+
+    /** The name of the object {@code moid} of {@code table} ("vm", "datastore") as the inventory holds it, or last held it; its id when it never did. */
+    String name(String table, String moid) {
+        return jdbc.queryForList("SELECT name FROM " + table + " WHERE moid = ?", String.class, moid).stream().findFirst()
+                .or(() -> jdbc.queryForList("SELECT name FROM known_name WHERE moid = ?", String.class, moid).stream().findFirst())
+                .orElse(moid);
     }
 
     // ------------------------------------------------------------------ mapping

@@ -15,7 +15,7 @@ import java.util.List;
  * fault, cancelled), what was dismissed and why, maintenance mode and datastores joining.
  */
 @Component
-public class ActionHistory {
+public class ActionHistoryRepository {
 
     /** One entry; {@code recommendationId} null when it concerns no recommendation. */
     public record Entry(long id, String action, String detail, Long recommendationId, Instant occurredAt) {
@@ -24,7 +24,7 @@ public class ActionHistory {
     private final JdbcTemplate jdbc;
     private final Clock clock;
 
-    public ActionHistory(JdbcTemplate jdbc, Clock clock) {
+    public ActionHistoryRepository(JdbcTemplate jdbc, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
     }
