@@ -135,6 +135,21 @@ abstract class ServerIntegrationSuite {
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM agent WHERE agent_id = 'x'", Long.class)).isZero();
     }
 
+    /** The address the demo prints, and vCenter's plugin registration beside it, open the plugin without a login. */
+    @Test
+    void thePluginAnswersAtTheAddressThatIsPrinted() {
+        ResponseEntity<String> index = rest.getForEntity("/ui/index.html", String.class);
+        assertThat(index.getStatusCode().value()).isEqualTo(200);
+        assertThat(index.getBody()).contains("<div id=\"app\">").contains("./assets/");
+        ResponseEntity<String> page = rest.getForEntity("/ui/", String.class);
+        assertThat(page.getStatusCode().value()).isEqualTo(200);
+        assertThat(page.getBody()).isEqualTo(index.getBody());
+        // the client follows the redirect to /ui/
+        ResponseEntity<String> bare = rest.getForEntity("/ui", String.class);
+        assertThat(bare.getStatusCode().value()).isEqualTo(200);
+        assertThat(bare.getBody()).isEqualTo(index.getBody());
+    }
+
     @Test
     void openApiDocumentsTheEndpoints() throws Exception {
         JsonNode doc = call(HttpMethod.GET, "/v3/api-docs", null, 200);
