@@ -97,8 +97,6 @@ final class MeasuredGreedyReference {
         }
     }
 
-    /** B2's smallest per-IO change that counts (its "worse" definition), and {@code per-io}'s smallest gain. */
-    private static final double PER_IO_STEP = 0.02;
 
     /** Datastores checked, and how many of them measured inside their predicted bounds. */
     record Count(int sides, int inside) {
@@ -150,9 +148,10 @@ final class MeasuredGreedyReference {
                         double predictedChange = predictedPerIoChange(auto, rates, vm.name(), from, to);
                         if (!Double.isNaN(predictedChange)) {
                             double change = measured.perIoMeanMs() / before.perIoMeanMs() - 1;
-                            boolean gain = predictedChange <= -PER_IO_STEP;
+                            // B2's smallest change that counts, which is also per-io's smallest gain
+                            boolean gain = predictedChange <= -DatastoreLatencies.WORSE_TOLERANCE;
                             perIo = perIo.plus(new PerIoCheck(1, change - predictedChange, (change - predictedChange) * (change - predictedChange),
-                                    gain ? 1 : 0, gain && change < 0 ? 1 : 0, gain && change > PER_IO_STEP ? 1 : 0));
+                                    gain ? 1 : 0, gain && change < 0 ? 1 : 0, gain && change > DatastoreLatencies.WORSE_TOLERANCE ? 1 : 0));
                         }
                         Set<String> busyAfter = busy(windows);
                         for (int i = 0; i < models.length; i++) {
