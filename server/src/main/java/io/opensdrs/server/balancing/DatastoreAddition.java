@@ -82,7 +82,7 @@ public class DatastoreAddition {
                         now, "(not needed: a valid model exists)", w[0]);
                 continue;
             }
-            String kind = models.selectKind(policies.settings(w[2]).getModelKind(), List.of(name));
+            String kind = models.selectKind(policies.settings(w[2]).getModelKind(), name);
             ServerMessage m = ServerMessage.newBuilder().setInjectorRequest(InjectorRequest.newBuilder().setDatastore(name)
                     .setReason("datastore added").setRomanoCalibration(RomanoModel.NAME.equals(kind))
                     .setNotBeforeMs(clock.millis())).build();
