@@ -9,6 +9,10 @@ import io.opensdrs.server.AdminApi;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.inventory.InMemoryInventorySource;
 import io.opensdrs.server.inventory.InventorySync;
+import io.opensdrs.server.ingest.AgentMessageIngestion;
+import io.opensdrs.shared.agent.v1.Ack;
+import io.opensdrs.shared.agent.v1.AckStatus;
+import io.opensdrs.shared.agent.v1.AgentMessage;
 import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
@@ -94,6 +98,7 @@ class PerDatastoreModelKindTest {
     @Autowired PassiveObservations observations;
     @Autowired ClusterStateAssembler assembler;
     @Autowired TestRestTemplate rest;
+    @Autowired AgentMessageIngestion ingestion;
 
     /** Writes and random IOs cost more per IO. */
     static double writeSensitive(Workload w) {
@@ -108,17 +113,20 @@ class PerDatastoreModelKindTest {
     @Test
     void twoDatastoresOfOneClusterEndWithDifferentKindsEachTheMoreAccurateOnItsHeldOutWindows() throws Exception {
         sync.fullSync();
+        AdminApi api = new AdminApi(rest);
+        api.call(HttpMethod.POST, "/api/v1/agents", Map.of("agentId", "esx1"), 201);
         Random noise = new Random(41);
         long seq = 1;
         for (String ds : new String[] {"ds-a", "ds-b"}) {
             ToDoubleFunction<Workload> device = ds.equals("ds-a") ? PerDatastoreModelKindTest::writeSensitive
                     : PerDatastoreModelKindTest::sizeConcave;
+            // as the agent's session delivers them: checked, numbered, applied in one transaction
             for (int kb : new int[] {4, 256}) {
-                models.recordInjectorResult("esx1", seq++, injectorRun(ds, kb, device));
+                assertAccepted(ingestion.apply("esx1", message(seq++, injectorRun(ds, kb, device))));
             }
             for (Workload point : ShortCalibrationDesign.runOrder()) {
-                models.recordInjectorResult("esx1", seq++, calibrationPoint(ds, point,
-                        device.applyAsDouble(point) * (1 + 0.02 * noise.nextGaussian())));
+                assertAccepted(ingestion.apply("esx1", message(seq++, calibrationPoint(ds, point,
+                        device.applyAsDouble(point) * (1 + 0.02 * noise.nextGaussian())))));
             }
         }
         assertThat(models.latestValid("ds-a", "romano")).hasValueSatisfying(m -> {
@@ -166,7 +174,6 @@ class PerDatastoreModelKindTest {
         assertThat(StrategyRegistry.defaultName(assembled.state())).isEqualTo("pesto");
 
         // and the administrator reads it through the REST API
-        AdminApi api = new AdminApi(rest);
         JsonNode a = api.call(HttpMethod.GET, "/api/v1/datastores/ds-a/model", null, 200);
         JsonNode b = api.call(HttpMethod.GET, "/api/v1/datastores/ds-b/model", null, 200);
         assertThat(a.path("clusterModelKind").asText()).isEqualTo("romano");
@@ -177,6 +184,14 @@ class PerDatastoreModelKindTest {
         assertThat(selection.path("selectedByDatastore").path("ds-a").asText()).isEqualTo("romano");
         assertThat(selection.path("selectedByDatastore").path("ds-b").asText()).isEqualTo(kindB);
         assertThat(selection.path("selected").asText()).startsWith("per datastore: ").contains("romano", kindB);
+    }
+
+    private static AgentMessage message(long seq, InjectorResult r) {
+        return AgentMessage.newBuilder().setSeq(seq).setInjectorResult(r).build();
+    }
+
+    private static void assertAccepted(Ack ack) {
+        assertThat(ack.getStatus()).as("ack %s: %s", ack.getSeq(), ack.getReason()).isEqualTo(AckStatus.ACCEPTED);
     }
 
     private static String argmin(Map<String, Double> errors) {
