@@ -186,7 +186,8 @@ public final class B1Command implements Callable<Integer> {
         }
         ResidualSummary agent = r.pooled().get(ModelAccuracyBenchmark.ROMANO_AGENT);
         if (agent != null && agent.count() > 0) {
-            out.printf(Locale.ROOT, "%nthe agent's short calibration design: %d points (Romano's 1,600 ÷ %.1f; goal ≤ 160)%n",
+            out.printf(Locale.ROOT, "%n%s: romano fitted from the agent's short calibration design, %d points (Romano's 1,600 ÷ %.1f;"
+                            + " goal ≤ 160)%n", ModelAccuracyBenchmark.ROMANO_AGENT,
                     CalibrationDesign.romanoAgentCalibration().size(), 1600.0 / CalibrationDesign.romanoAgentCalibration().size());
             if (floor != null) {
                 double toFloor = agent.meanAbsolute() / floor[0];

@@ -34,8 +34,8 @@ public final class ModelAccuracyBenchmark {
      * Romano compares itself with.
      */
     public static final String PESTO_AS_PUBLISHED = "pesto-4k";
-    /** Romano fitted from the short design the host agent runs ({@link CalibrationDesign#romanoAgentCalibration}). */
-    public static final String ROMANO_AGENT = "romano-agent";
+    /** Romano fitted from the short design the host agent runs ({@link CalibrationDesign#romanoAgentCalibration}); short for a column. */
+    public static final String ROMANO_AGENT = "romano-agt";
     public static final List<String> MODELS = List.of("pesto", PESTO_AS_PUBLISHED, "basil", "romano", ROMANO_AGENT, "queueing");
 
     /** One scored point: a model's prediction of one measured test-vector workload on one device. */
