@@ -8,9 +8,10 @@ import java.util.SplittableRandom;
 
 /**
  * The short calibration design the host agent's injector runs on an idle datastore so that the
- * server can fit a calibrated Romano model (SPEC §3.3: "short calibration design, Romano's 1,600
- * tests cut ≥ 10×"), and that the benchmarks fit Romano from when they ask what the agent's
- * design gives. One definition, here, so that the agent and the benchmarks run the same points.
+ * server can fit a calibrated Romano model (SPEC §3.3's calibration data, run by the injector, at
+ * least ten times fewer workloads than the 1,600 Romano §4.1 plays), and that the benchmarks fit
+ * Romano from when they ask what the agent's design gives. One definition, here, so that the
+ * agent and the benchmarks run the same points.
  *
  * <p>X and R keep Romano's five levels (Eqs. 12–13: 0, 25, 50, 75, 100 %): with three, the fit
  * interpolates linearly between a write-bound and a read-only device exactly where production
