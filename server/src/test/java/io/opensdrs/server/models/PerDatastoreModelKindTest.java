@@ -146,6 +146,12 @@ class PerDatastoreModelKindTest {
                     sizeConcave(b) * (1 + 0.02 * noise.nextGaussian()), b.ioSizeKb(), b.readFraction(), b.randomFraction());
         }
         models.refresh();
+        // refreshed online from the production windows, keeping the agent's calibration
+        assertThat(models.latestValid("ds-a", "romano")).hasValueSatisfying(m -> {
+            assertThat(m.source()).isEqualTo("passive");
+            assertThat(m.fitPoints()).hasSize(12 + 10 + 150);
+        });
+        assertThat(models.latestValid("ds-a", "pesto")).hasValueSatisfying(m -> assertThat(m.fitPoints()).hasSize(12 + 10));
 
         Map<String, Double> errorsA = models.heldOutError(java.util.List.of("ds-a"));
         Map<String, Double> errorsB = models.heldOutError(java.util.List.of("ds-b"));
