@@ -54,7 +54,7 @@ class RomanoLiveIT {
     @BeforeAll
     static void start() throws Exception {
         Scenario world = ScenarioLoader.parse(WORLD, "romano-live");
-        loop = new LocalLoop(world, SystemLoops.settings("romano-live"), SystemLoops::say).start();
+        loop = new LocalLoop(world, SystemLoops.settings("romano-live").withRomanoCalibration(25), SystemLoops::say).start();
     }
 
     @AfterAll
