@@ -3,6 +3,7 @@ package io.opensdrs.agent;
 import io.opensdrs.agent.heartbeat.AgentEvents;
 import io.opensdrs.agent.heartbeat.DatastoreView;
 import io.opensdrs.agent.heartbeat.LeaderElection;
+import io.opensdrs.agent.injector.CalibrationSchedule;
 import io.opensdrs.agent.injector.InjectorSchedule;
 import io.opensdrs.agent.injector.IoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
@@ -28,6 +29,10 @@ import java.util.function.Consumer;
  * next size; a size's invalid run ends the sequence, and the first size's run alone decides
  * whether the run is done or retried. The second size teaches the LQ model how much IO size
  * weighs on this device ({@code LqSlopeModel}'s size factor).
+ *
+ * <p>When the injector's runs are not due, a calibrating agent ({@link #calibrating}) runs the next
+ * part of Romano's calibration design on the same target and under the same idleness test and
+ * fencing, so that the server can fit a Romano model whose R and X terms are measured.
  */
 public final class DatastoreAgent implements AutoCloseable {
 
@@ -47,6 +52,7 @@ public final class DatastoreAgent implements AutoCloseable {
     private final ScheduledExecutorService heartbeatThread;
     private final ScheduledExecutorService injectorThread;
     private final AtomicBoolean injecting = new AtomicBoolean();
+    private volatile CalibrationSchedule calibration;
     private volatile Consumer<DatastoreView> views = v -> { };
     private long lastReportedHeartbeat = -1;
 
@@ -84,6 +90,20 @@ public final class DatastoreAgent implements AutoCloseable {
         return schedule;
     }
 
+    /**
+     * Also runs Romano's calibration design (Romano §4.1) on this datastore, a part per idle period,
+     * with the first injector's level settings, once its injector runs are not due.
+     */
+    public DatastoreAgent calibrating(CalibrationSchedule schedule) {
+        this.calibration = schedule;
+        return this;
+    }
+
+    /** The calibration's schedule, or null when this agent does not calibrate. */
+    public CalibrationSchedule calibration() {
+        return calibration;
+    }
+
     /** Receives this host's view of the datastore once per heartbeat (the server's DatastoreState). */
     public void reportViewsTo(Consumer<DatastoreView> consumer) {
         this.views = consumer;
@@ -108,6 +128,16 @@ public final class DatastoreAgent implements AutoCloseable {
                             + " oio=" + view.outstandingIos());
                     schedule.backOff(now);
                 }
+            } else if (calibration != null && !injectors.isEmpty() && election.isLeader() && !injecting.get()
+                    && calibration.due(now)) {
+                if (view.idle()) {
+                    injecting.set(true);
+                    injectorThread.execute(this::calibrate);
+                } else {
+                    events.emit(election.datastore(), "calibrate-deferred", "reason=not-idle ios=" + view.ioCount()
+                            + " oio=" + view.outstandingIos());
+                    calibration.backOff(now);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -128,17 +158,7 @@ public final class DatastoreAgent implements AutoCloseable {
             // The first size's run decides the schedule: once its line exists, a later size aborted by
             // interference waits for the next scheduled run instead of retrying on a busy datastore.
             InjectorResult first = null;
-            WorkloadInjector.LeaderGate gate = new WorkloadInjector.LeaderGate() {
-                @Override
-                public boolean mayContinue(String action) throws IOException {
-                    return election.verifyForLeaderAction(action);
-                }
-
-                @Override
-                public boolean holdsLease() {
-                    return election.holdsLease();
-                }
-            };
+            WorkloadInjector.LeaderGate gate = leaderGate();
             try (IoTarget target = targets.open()) {
                 for (int i = 0; i < injectors.size(); i++) {
                     InjectorResult r = injectors.get(i).run(target, ds, mode, schedule.attempt(), gate);
@@ -165,6 +185,57 @@ public final class DatastoreAgent implements AutoCloseable {
         } finally {
             injecting.set(false);
         }
+    }
+
+    /** One part of the calibration design, each point reported as it ends (Romano §4.1). */
+    private void calibrate() {
+        String ds = election.datastore();
+        CalibrationSchedule c = calibration;
+        try {
+            if (!election.verifyForLeaderAction("calibrate")) {
+                return;
+            }
+            java.util.List<io.opensdrs.model.Workload> part = c.nextPart();
+            events.emit(ds, "calibrate-start", "generation=" + election.generation() + " from=" + c.done()
+                    + " points=" + part.size() + " of=" + c.size());
+            int measured = 0;
+            try (IoTarget target = targets.open()) {
+                for (io.opensdrs.model.Workload point : part) {
+                    InjectorResult r = injectors.get(0).runDesignPoint(target, ds, mode, c.attempt(), leaderGate(), point);
+                    results.accept(r);
+                    if (r.getValid()) {
+                        measured++;
+                    }
+                    if (!c.finished(r, System.currentTimeMillis())) {
+                        if (!r.getValid()) {
+                            events.emit(ds, "calibrate-stopped", "reason=" + r.getInvalidReason() + " detail=\""
+                                    + r.getInvalidDetail() + "\"");
+                        }
+                        break;
+                    }
+                }
+            }
+            events.emit(ds, "calibrate-end", "measured=" + measured + " done=" + c.done() + " of=" + c.size());
+        } catch (Exception e) {
+            events.emit(ds, "calibrate-error", "error=\"" + e + "\"");
+            c.backOff(System.currentTimeMillis());
+        } finally {
+            injecting.set(false);
+        }
+    }
+
+    private WorkloadInjector.LeaderGate leaderGate() {
+        return new WorkloadInjector.LeaderGate() {
+            @Override
+            public boolean mayContinue(String action) throws IOException {
+                return election.verifyForLeaderAction(action);
+            }
+
+            @Override
+            public boolean holdsLease() {
+                return election.holdsLease();
+            }
+        };
     }
 
     /**

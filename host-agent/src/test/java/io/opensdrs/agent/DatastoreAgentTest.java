@@ -4,6 +4,7 @@ import io.opensdrs.agent.heartbeat.AgentEvents;
 import io.opensdrs.agent.heartbeat.HeartbeatFile;
 import io.opensdrs.agent.heartbeat.HostIoStatistics;
 import io.opensdrs.agent.heartbeat.LeaderElection;
+import io.opensdrs.agent.injector.CalibrationSchedule;
 import io.opensdrs.agent.injector.InjectorSchedule;
 import io.opensdrs.agent.injector.SyntheticIoTarget;
 import io.opensdrs.agent.injector.WorkloadInjector;
@@ -68,6 +69,60 @@ class DatastoreAgentTest {
         }
         synchronized (results) {
             return List.copyOf(results);
+        }
+    }
+
+    /**
+     * A calibrating agent runs Romano's design after its injector run, a part per idle step: every
+     * point once, each reported with its design point, in parts of at most two points.
+     */
+    @Test
+    void theCalibrationDesignRunsAfterTheInjectorInPartsAndReportsEveryPoint() throws Exception {
+        List<String> events = new ArrayList<>();
+        AgentEvents recorded = (ds, type, details) -> {
+            synchronized (events) {
+                events.add(type);
+            }
+        };
+        AtomicLong clock = new AtomicLong(1);
+        LeaderElection.Timing timing = LeaderElection.Timing.of(PERIOD);
+        LeaderElection election = new LeaderElection("ds1", "esx1", 7L, HeartbeatFile.open(tmp, 16), timing, recorded,
+                HostIoStatistics.NONE, clock::get, System::currentTimeMillis, d -> clock.addAndGet(d.toNanos()));
+        List<WorkloadInjector> injectors = List.of(new WorkloadInjector(
+                new WorkloadInjector.Settings(new int[] {2, 4, 8}, Duration.ofMillis(60), 4096)));
+        List<InjectorResult> results = new ArrayList<>();
+        long startMs = System.currentTimeMillis();
+        InjectorSchedule schedule = new InjectorSchedule(Duration.ofDays(1), PERIOD, Duration.ofHours(1), startMs);
+        List<io.opensdrs.model.Workload> design = io.opensdrs.model.romano.ShortCalibrationDesign.runOrder().subList(0, 5);
+        CalibrationSchedule calibration = new CalibrationSchedule(design, 2, Duration.ofDays(30), PERIOD, Duration.ofHours(1), startMs);
+        try (DatastoreAgent agent = new DatastoreAgent(election, schedule, injectors,
+                () -> new SyntheticIoTarget(Duration.ofNanos(200_000), Duration.ofNanos(300_000), false),
+                InjectorMode.EMULATED, recorded, r -> {
+                    synchronized (results) {
+                        results.add(r);
+                    }
+                }).calibrating(calibration)) {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (calibration.nextDueMs() < startMs + Duration.ofDays(1).toMillis()) {
+                assertThat(System.nanoTime()).as("the calibration did not end; results so far: %s", results).isLessThan(deadline);
+                clock.addAndGet(timing.observeIntervalNanos());
+                agent.step();
+                Thread.sleep(1);
+            }
+        }
+        synchronized (results) {
+            assertThat(results.get(0).hasDesignPoint()).as("the injector's run comes first").isFalse();
+            List<InjectorResult> points = results.subList(1, results.size());
+            assertThat(points).hasSize(5).allSatisfy(r -> {
+                assertThat(r.getValid()).as(r.getInvalidDetail()).isTrue();
+                assertThat(r.hasDesignPoint()).isTrue();
+            });
+            assertThat(points).extracting(r -> new io.opensdrs.model.Workload(r.getDesignPoint().getOutstandingIos(),
+                    r.getDesignPoint().getIoSizeKb(), r.getDesignPoint().getReadPct() / 100, r.getDesignPoint().getRandomPct() / 100))
+                    .containsExactlyElementsOf(design);
+        }
+        synchronized (events) {
+            assertThat(events.stream().filter("calibrate-start"::equals).count()).isEqualTo(3);
         }
     }
 

@@ -184,6 +184,20 @@ public final class B1Command implements Callable<Integer> {
             out.printf(Locale.ROOT, "goal 95 %% intervals cover 94–96 %%: %.1f %% — %s%n", cov * 100,
                     cov >= 0.94 && cov <= 0.96 ? "met" : "missed");
         }
+        ResidualSummary agent = r.pooled().get(ModelAccuracyBenchmark.ROMANO_AGENT);
+        if (agent != null && agent.count() > 0) {
+            out.printf(Locale.ROOT, "%n%s: romano fitted from the agent's short calibration design, %d points (Romano's 1,600 ÷ %.1f;"
+                            + " goal ≤ 160)%n", ModelAccuracyBenchmark.ROMANO_AGENT,
+                    CalibrationDesign.romanoAgentCalibration().size(), 1600.0 / CalibrationDesign.romanoAgentCalibration().size());
+            if (floor != null) {
+                double toFloor = agent.meanAbsolute() / floor[0];
+                out.printf(Locale.ROOT, "goal %s mean |ε| ≤ 1.05 × the floor of its form: %.3f / %.3f = %.3f × — %s%n",
+                        ModelAccuracyBenchmark.ROMANO_AGENT, agent.meanAbsolute(), floor[0], toFloor, toFloor <= 1.05 ? "met" : "missed");
+            }
+            double cov = agent.coverage();
+            out.printf(Locale.ROOT, "goal %s 95 %% intervals cover 94–96 %%: %.1f %% — %s%n", ModelAccuracyBenchmark.ROMANO_AGENT,
+                    cov * 100, cov >= 0.94 && cov <= 0.96 ? "met" : "missed");
+        }
     }
 
     /**

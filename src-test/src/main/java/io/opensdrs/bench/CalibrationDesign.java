@@ -2,6 +2,7 @@ package io.opensdrs.bench;
 
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.ShortCalibrationDesign;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,15 @@ public final class CalibrationDesign {
      */
     public static List<Workload> romanoBalancingCalibration() {
         return grid(FIVE_LEVELS, FIVE_LEVELS, new double[] {4, 64, 1024}, new double[] {1, 4, 16});
+    }
+
+    /**
+     * The short design the host agent's injector runs for Romano in idle periods (the model
+     * module's {@link ShortCalibrationDesign}: X, R five levels, Z 4 KiB and 1 MiB, O 1, 4, 16;
+     * 150 points), so that a benchmark fits Romano from what the product measures.
+     */
+    public static List<Workload> romanoAgentCalibration() {
+        return ShortCalibrationDesign.points();
     }
 
     /**

@@ -34,7 +34,9 @@ public final class ModelAccuracyBenchmark {
      * Romano compares itself with.
      */
     public static final String PESTO_AS_PUBLISHED = "pesto-4k";
-    public static final List<String> MODELS = List.of("pesto", PESTO_AS_PUBLISHED, "basil", "romano", "queueing");
+    /** Romano fitted from the short design the host agent runs ({@link CalibrationDesign#romanoAgentCalibration}); short for a column. */
+    public static final String ROMANO_AGENT = "romano-agt";
+    public static final List<String> MODELS = List.of("pesto", PESTO_AS_PUBLISHED, "basil", "romano", ROMANO_AGENT, "queueing");
 
     /** One scored point: a model's prediction of one measured test-vector workload on one device. */
     public record ScoredPoint(String device, String model, Workload workload, double measuredMs, double predictedMs,
@@ -105,6 +107,7 @@ public final class ModelAccuracyBenchmark {
                     .filter(o -> o.workload().ioSizeKb() == LqSlopeModel.BASE_SIZE_KB).toList());
             calibration.put("basil", bench.measureAll(CalibrationDesign.basilPairs(), base + 20_000, executor));
             calibration.put("romano", bench.measureAll(CalibrationDesign.romanoTestVector(), base + 30_000, executor));
+            calibration.put(ROMANO_AGENT, bench.measureAll(CalibrationDesign.romanoAgentCalibration(), base + 35_000, executor));
             calibration.put("queueing", bench.measureAll(CalibrationDesign.queueingCalibration(), base + 40_000, executor));
             List<Observation> measured = bench.measureAll(testVector, base + 50_000, executor);
             try {
@@ -115,7 +118,8 @@ public final class ModelAccuracyBenchmark {
             Map<String, ResidualSummary> byModel = new LinkedHashMap<>();
             RomanoModel fitted = null;
             for (String kind : MODELS) {
-                DatastoreModel model = registry.create(kind.equals(PESTO_AS_PUBLISHED) ? LqSlopeModel.NAME : kind);
+                DatastoreModel model = registry.create(kind.equals(PESTO_AS_PUBLISHED) ? LqSlopeModel.NAME
+                        : kind.equals(ROMANO_AGENT) ? RomanoModel.NAME : kind);
                 try {
                     model.fit(calibration.get(kind));
                 } catch (IllegalArgumentException e) {
@@ -130,7 +134,7 @@ public final class ModelAccuracyBenchmark {
                 }
                 points.addAll(scored);
                 byModel.put(kind, summarize(scored));
-                if (model instanceof RomanoModel romano) {
+                if (kind.equals(RomanoModel.NAME) && model instanceof RomanoModel romano) {
                     fitted = romano;
                 }
             }

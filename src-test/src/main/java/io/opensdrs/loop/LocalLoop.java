@@ -62,7 +62,7 @@ public final class LocalLoop implements AutoCloseable {
      */
     public record Settings(Path repositoryRoot, Path workDir, double speed, int relocateRateMbps,
                            Duration agentPeriod, Duration levelDuration, Database database,
-                           java.util.Set<String> hostsWithoutAgent) {
+                           java.util.Set<String> hostsWithoutAgent, int calibrationPointsPerRun) {
         public Settings {
             hostsWithoutAgent = java.util.Set.copyOf(hostsWithoutAgent);
         }
@@ -70,26 +70,38 @@ public final class LocalLoop implements AutoCloseable {
         /**
          * 30× the wall clock; the agents' heartbeat period 0.25 s (7.5 s simulated, a real host's is
          * 4 s: with 1-s periods the datastore-add protocol alone spent 2-3 simulated minutes at 40×),
-         * injector levels of 0.3 s.
+         * injector levels of 0.3 s; no Romano calibration (see {@link #withRomanoCalibration}).
          */
         public static Settings defaults(Path repositoryRoot, Path workDir) {
             return new Settings(repositoryRoot, workDir, 30, 2048, Duration.ofMillis(250), Duration.ofMillis(300),
-                    Database.H2, java.util.Set.of());
+                    Database.H2, java.util.Set.of(), 0);
         }
 
         public Settings withSpeed(double s) {
             return new Settings(repositoryRoot, workDir, s, relocateRateMbps, agentPeriod, levelDuration, database,
-                    hostsWithoutAgent);
+                    hostsWithoutAgent, calibrationPointsPerRun);
         }
 
         public Settings withDatabase(Database d) {
             return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, d,
-                    hostsWithoutAgent);
+                    hostsWithoutAgent, calibrationPointsPerRun);
         }
 
         public Settings withoutAgentOn(String... hosts) {
             return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, database,
-                    java.util.Set.of(hosts));
+                    java.util.Set.of(hosts), calibrationPointsPerRun);
+        }
+
+        /**
+         * The agents also run Romano's calibration design, this many points per idle period (their
+         * {@code --calibration-points-per-run}; the agent's own default is on). A loop leaves it off
+         * unless it asks: every emulated injector IO holds the whole world's simulated time
+         * ({@code PacedWorld}), so 150 points on each idle datastore would stall every other
+         * datastore's VM IO for minutes of wall clock, which a real datastore's calibration does not.
+         */
+        public Settings withRomanoCalibration(int pointsPerRun) {
+            return new Settings(repositoryRoot, workDir, speed, relocateRateMbps, agentPeriod, levelDuration, database,
+                    hostsWithoutAgent, pointsPerRun);
         }
     }
 
@@ -380,7 +392,8 @@ public final class LocalLoop implements AutoCloseable {
                 // every emulated injector IO is a vSCSI round trip through the one engine thread: a 0.3-s level
                 // on an SSD was ~18,000 of them (a 4-KiB run took 25-34 s of wall clock); 2,048 still give the
                 // level's mean latency within a few percent
-                "--level-max-ios", String.valueOf(INJECTOR_LEVEL_MAX_IOS)));
+                "--level-max-ios", String.valueOf(INJECTOR_LEVEL_MAX_IOS),
+                "--calibration-points-per-run", String.valueOf(settings.calibrationPointsPerRun())));
         // the host's datastores as ESX mounts them under /vmfs/volumes: one link per datastore it sees,
         // rescanned by the agent every period (a datastore added later appears as a new link)
         Path volumes = hostVolumes(host);

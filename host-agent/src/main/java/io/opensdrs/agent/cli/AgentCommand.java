@@ -5,6 +5,7 @@ import io.opensdrs.agent.heartbeat.AgentEvents;
 import io.opensdrs.agent.heartbeat.HeartbeatFile;
 import io.opensdrs.agent.heartbeat.HostIoStatistics;
 import io.opensdrs.agent.heartbeat.LeaderElection;
+import io.opensdrs.agent.injector.CalibrationSchedule;
 import io.opensdrs.agent.injector.DirectIoFile;
 import io.opensdrs.agent.injector.InjectorSchedule;
 import io.opensdrs.agent.injector.SyntheticIoTarget;
@@ -12,6 +13,7 @@ import io.opensdrs.agent.injector.WorkloadInjector;
 import io.opensdrs.agent.session.AgentCredential;
 import io.opensdrs.agent.vscsi.EmulatedIoTarget;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.ShortCalibrationDesign;
 import io.opensdrs.shared.agent.v1.InjectorMode;
 import io.opensdrs.agent.DatastoreDiscovery;
 import java.io.IOException;
@@ -94,6 +96,16 @@ public final class AgentCommand implements Callable<Integer> {
             description = "size of the real injector's file in each datastore; default ${DEFAULT-VALUE}")
     long injectorFileMiB;
 
+    @Option(names = "--calibration-points-per-run", defaultValue = "25",
+            description = "Romano's calibration design (ShortCalibrationDesign, 150 points) runs in parts of this many"
+                    + " points, each when the datastore is idle and no injector run is due; 0: no calibration;"
+                    + " default ${DEFAULT-VALUE}")
+    int calibrationPointsPerRun;
+
+    @Option(names = "--calibration-interval", converter = DurationConverter.class, defaultValue = "30d",
+            description = "time from the end of one pass of the calibration design to the next; default ${DEFAULT-VALUE}")
+    Duration calibrationInterval;
+
     @Option(names = "--server", paramLabel = "HOST:PORT",
             description = "the management server's agent gRPC endpoint; without it nothing is reported")
     String server;
@@ -145,6 +157,10 @@ public final class AgentCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--level-max-ios must be at least " + WorkloadInjector.MIN_IOS_PER_THREAD + ", got " + levelMaxIos);
         }
+        if (calibrationPointsPerRun < 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--calibration-points-per-run must be 0 (no calibration) or more, got " + calibrationPointsPerRun);
+        }
         AgentEvents events = AgentEvents.stdout(host);
         AgentConnections wiring = new AgentConnections(host, agentId != null ? agentId : host, events,
                 new io.opensdrs.agent.heartbeat.ServerLoads(loadsMaxAge));
@@ -175,7 +191,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
         if (server != null) {
             wiring.connectServer(server, AgentCredential.load(wiring.agentId(), tokenFile, System.getenv()),
-                    bufferCapacity, injectorKind);
+                    bufferCapacity, injectorKind, injectorKind != InjectorKind.none && calibrationPointsPerRun > 0);
         }
         CountDownLatch done = new CountDownLatch(1);
         ScheduledExecutorService rescans = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -318,6 +334,10 @@ public final class AgentCommand implements Callable<Integer> {
         DatastoreAgent agent = new DatastoreAgent(election, schedule, injectors, targets,
                 injectorKind == InjectorKind.real ? InjectorMode.REAL_IO : InjectorMode.EMULATED, events,
                 wiring::report);
+        if (!injectors.isEmpty() && calibrationPointsPerRun > 0) {
+            agent.calibrating(new CalibrationSchedule(ShortCalibrationDesign.runOrder(), calibrationPointsPerRun,
+                    calibrationInterval, period.multipliedBy(2), Duration.ofHours(1), System.currentTimeMillis()));
+        }
         agent.reportViewsTo(wiring::report);
         return agent;
     }

@@ -109,17 +109,17 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
     }
 
     void connectServer(String target, AgentCredential credential, int bufferCapacity,
-                       AgentCommand.InjectorKind injector) {
-        session = new ServerSession(target, credential, () -> registration(injector), new OutboundBuffer(bufferCapacity),
+                       AgentCommand.InjectorKind injector, boolean calibrates) {
+        session = new ServerSession(target, credential, () -> registration(injector, calibrates), new OutboundBuffer(bufferCapacity),
                 this, events).start();
     }
 
-    private RegisterRequest registration(AgentCommand.InjectorKind injector) {
+    private RegisterRequest registration(AgentCommand.InjectorKind injector, boolean calibrates) {
         RegisterRequest.Builder r = RegisterRequest.newBuilder().setAgentId(agentId).setHost(host)
                 .setAgentVersion("0.1.0").setContractMinor(ContractVersion.CONTRACT_MINOR_VERSION.getNumber())
                 .setCapabilities(Capabilities.newBuilder().setInjectorRealIo(injector == AgentCommand.InjectorKind.real)
                         .setInjectorEmulated(injector == AgentCommand.InjectorKind.emulated)
-                        .setThrottling(true).setMaxInjectorOio(32));
+                        .setThrottling(true).setRomanoCalibration(calibrates).setMaxInjectorOio(32));
         dirs.forEach((name, dir) -> {
             VisibleDatastore.Builder d = VisibleDatastore.newBuilder().setName(name)
                     .setLocalPath(dir.toAbsolutePath().toString()).setAccessible(Files.isDirectory(dir));
@@ -179,7 +179,11 @@ final class AgentConnections implements ServerSession.Directives, AutoCloseable 
             return;
         }
         a.schedule().request(request.getNotBeforeMs(), request.getReason());
-        events.emit(request.getDatastore(), "inject-requested", "reason=\"" + request.getReason() + "\"");
+        boolean calibration = request.getRomanoCalibration() && a.calibration() != null;
+        if (calibration) {
+            a.calibration().request(request.getNotBeforeMs());
+        }
+        events.emit(request.getDatastore(), "inject-requested", "reason=\"" + request.getReason() + "\" calibration=" + calibration);
     }
 
     @Override

@@ -38,7 +38,7 @@ public final class DirectIoFile implements IoTarget {
 
     public static DirectIoFile open(Path path) throws IOException {
         int alignment = (int) Math.max(512, Files.getFileStore(path).getBlockSize());
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
         return new DirectIoFile(path, ch, Files.size(path), alignment);
     }
 
@@ -123,6 +123,15 @@ public final class DirectIoFile implements IoTarget {
                 break;
             }
             total += n;
+        }
+        return total;
+    }
+
+    @Override
+    public int write(ByteBuffer buffer, long offset) throws IOException {
+        int total = 0;
+        while (buffer.hasRemaining()) {
+            total += channel.write(buffer, offset + total);
         }
         return total;
     }

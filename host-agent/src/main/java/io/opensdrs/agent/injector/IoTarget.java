@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Where the workload injector sends its reads. {@link DirectIoFile} reads a real file with
- * O_DIRECT; an emulated target (the testbed's vSCSI service) implements the same interface.
+ * Where the workload injector sends its IOs (reads; a Romano calibration point also writes).
+ * {@link DirectIoFile} reads and writes a real file with O_DIRECT; an emulated target (the testbed's vSCSI service) implements the same interface.
  * Implementations must be safe for concurrent {@link #read} calls from many threads, each
  * with its own buffer.
  */
@@ -58,6 +58,23 @@ public interface IoTarget extends Closeable {
     default Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
         long t0 = System.nanoTime();
         read(buffer, offset);
+        long t1 = System.nanoTime();
+        return new Timing(t1 - t0, t1);
+    }
+
+    /**
+     * Writes {@code buffer.remaining()} bytes at {@code offset} (a Romano calibration point's writes,
+     * only ever to the injector's own file); returns the bytes written. A target that takes no
+     * writes says so.
+     */
+    default int write(ByteBuffer buffer, long offset) throws IOException {
+        throw new IOException(describe() + " takes no writes");
+    }
+
+    /** Writes like {@link #write}, timed and with the closed-loop promise of {@link #timedRead}. */
+    default Timing timedWrite(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
+        long t0 = System.nanoTime();
+        write(buffer, offset);
         long t1 = System.nanoTime();
         return new Timing(t1 - t0, t1);
     }

@@ -110,6 +110,20 @@ public final class SyntheticIoTarget implements IoTarget {
         return n;
     }
 
+    /** A write takes the device's one service time, as a read does. */
+    @Override
+    public Timing timedWrite(ByteBuffer buffer, long offset, long continueUntilNanos) {
+        ByteBuffer scratch = ByteBuffer.allocate(buffer.remaining());
+        return timedRead(scratch, offset, continueUntilNanos);
+    }
+
+    @Override
+    public int write(ByteBuffer buffer, long offset) {
+        int n = buffer.remaining();
+        timedWrite(buffer, offset, Long.MIN_VALUE);
+        return n;
+    }
+
     @Override
     public Timing timedRead(ByteBuffer buffer, long offset, long continueUntilNanos) {
         reads.incrementAndGet();

@@ -5,6 +5,8 @@ import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import io.opensdrs.shared.agent.v1.InvalidReason;
 import io.opensdrs.shared.agent.v1.LqFit;
+import io.opensdrs.shared.agent.v1.WorkloadPoint;
+import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LinearityGate;
 import io.opensdrs.model.pesto.OrdinaryLqEstimator;
 import io.opensdrs.model.stats.LineFit;
@@ -191,6 +193,65 @@ public final class WorkloadInjector {
                 .setFinishedMs(wallClockMs.getAsLong()).build();
     }
 
+    /**
+     * One point of a Romano calibration design (Romano §4.1; {@code ShortCalibrationDesign}): a level
+     * of the point's O outstanding IOs of its size Z, read fraction R and randomness X, with the same
+     * fencing, Little's-law check (Pesto §5.1.1) and thin-provisioning filter (§5.1.2) as a Pesto run.
+     * The result carries the point ({@code design_point}) and its one measured level; there is no line
+     * to fit, so it is valid unless a check fails.
+     */
+    public InjectorResult runDesignPoint(IoTarget target, String datastore, InjectorMode mode, int attempt, LeaderGate gate,
+                                         Workload point) {
+        int oio = (int) Math.round(point.outstandingIos());
+        IoMix mix = new IoMix((int) Math.round(point.ioSizeKb() * 1024), point.readFraction(), point.randomFraction());
+        InjectorResult.Builder result = InjectorResult.newBuilder()
+                .setDatastore(datastore).setRunId(UUID.randomUUID().toString()).setMode(mode)
+                .setStartedMs(wallClockMs.getAsLong()).setIoSizeKb((int) Math.round(point.ioSizeKb()))
+                .setReadShare(point.readFraction()).setRandomness(point.randomFraction()).setAttempt(attempt)
+                .setDesignPoint(WorkloadPoint.newBuilder().setOutstandingIos(oio).setIoSizeKb(point.ioSizeKb())
+                        .setReadPct(point.readFraction() * 100).setRandomPct(point.randomFraction() * 100));
+        if (oio < 1) {
+            return invalid(result, InvalidReason.IO_ERROR, "design point with " + point.outstandingIos() + " outstanding IOs");
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(oio, r -> {
+            Thread t = new Thread(r, "injector-io");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            if (!gate.mayContinue("calibrate")) {
+                return invalid(result, InvalidReason.LOST_LEADERSHIP, "lost leadership before the design point");
+            }
+            LevelRun run = runLevel(target, oio, pool, gate, mix);
+            if (!gate.holdsLease()) {
+                return invalid(result, InvalidReason.LOST_LEADERSHIP, "leader lease ran out during the design point");
+            }
+            double discrepancy = InterferenceCheck.discrepancy(oio, run.measuredOio());
+            result.addPoints(run.toProto(discrepancy));
+            long all = run.ioCount() + run.zeroReadsDropped();
+            if (thin.invalid(run.zeroReadsDropped(), all)) {
+                return invalid(result, InvalidReason.THIN_PROVISIONED, run.zeroReadsDropped() + " of " + all
+                        + " IOs were fast all-zero reads");
+            }
+            if (run.ioCount() == 0) {
+                return invalid(result, InvalidReason.IO_ERROR, "no IO completed");
+            }
+            if (interference.aborts(oio, run.measuredOio())) {
+                return invalid(result, InvalidReason.INTERFERENCE, String.format(
+                        "OIO %d: Little's law gives %.2f (%.0f %% off)", oio, run.measuredOio(), discrepancy * 100));
+            }
+        } catch (IOException e) {
+            return invalid(result, InvalidReason.IO_ERROR, String.valueOf(e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return invalid(result, InvalidReason.CANCELLED, "interrupted");
+        } finally {
+            pool.shutdownNow();
+        }
+        return result.setValid(true).setInvalidReason(InvalidReason.INVALID_REASON_UNSPECIFIED)
+                .setFinishedMs(wallClockMs.getAsLong()).build();
+    }
+
     /** Pesto Eq. 1, L = m·Q + C, by ordinary least squares (Pesto §5.1). */
     public static LineFit fit(double[] oio, double[] latencyMs) {
         return new OrdinaryLqEstimator().fit(oio, latencyMs);
@@ -229,7 +290,35 @@ public final class WorkloadInjector {
 
     /** As {@link #runLevel(IoTarget, int, ExecutorService)}, each thread stopping before its next IO once {@code gate} loses the lease. */
     public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool, LeaderGate gate) throws IOException, InterruptedException {
-        int ioSize = Math.max(settings.ioSizeBytes(), target.alignment());
+        return runLevel(target, oio, pool, gate, IoMix.randomReads(settings.ioSizeBytes()));
+    }
+
+    /**
+     * What a level issues: IO size Z, read fraction R and randomness X (Romano Table 1). Pesto's
+     * injector reads at random ({@link #randomReads}); a Romano calibration point also writes (the
+     * injector's own file, with non-zero data) and reads sequentially (each thread on from its
+     * previous IO, so that a level of O threads is O sequential streams, as O VMs' would be).
+     */
+    public record IoMix(int ioSizeBytes, double readFraction, double randomFraction) {
+        public IoMix {
+            if (ioSizeBytes < 1) {
+                throw new IllegalArgumentException("ioSizeBytes must be >= 1, got " + ioSizeBytes);
+            }
+            if (!(readFraction >= 0 && readFraction <= 1) || !(randomFraction >= 0 && randomFraction <= 1)) {
+                throw new IllegalArgumentException("read and random fractions must be in [0, 1], got "
+                        + readFraction + ", " + randomFraction);
+            }
+        }
+
+        public static IoMix randomReads(int ioSizeBytes) {
+            return new IoMix(ioSizeBytes, 1, 1);
+        }
+    }
+
+    /** As {@link #runLevel(IoTarget, int, ExecutorService, LeaderGate)}, issuing {@code mix}. */
+    public LevelRun runLevel(IoTarget target, int oio, ExecutorService pool, LeaderGate gate, IoMix mix)
+            throws IOException, InterruptedException {
+        int ioSize = Math.max(mix.ioSizeBytes(), target.alignment());
         long slots = (target.sizeBytes() - ioSize) / ioSize;
         if (slots < 1) {
             throw new IOException("target too small: " + target.describe());
@@ -243,7 +332,7 @@ public final class WorkloadInjector {
         for (int t = 0; t < oio; t++) {
             long seed = System.nanoTime() * 31 + t;
             futures.add(pool.submit(() -> readUntil(target, ioSize, slots, startNanos, deadline, belowMinimum, levelIos,
-                    new SplittableRandom(seed), gate)));
+                    new SplittableRandom(seed), gate, mix)));
         }
         IoRecorder all = new IoRecorder();
         try {
@@ -276,8 +365,18 @@ public final class WorkloadInjector {
      */
     private IoRecorder readUntil(IoTarget target, int ioSize, long slots, long startNanos, long deadline,
                                  AtomicInteger belowMinimum, AtomicLong levelIos, SplittableRandom random,
-                                 LeaderGate gate) throws IOException {
+                                 LeaderGate gate, IoMix mix) throws IOException {
         ByteBuffer buf = target.newBuffer(ioSize);
+        ByteBuffer data = null;
+        if (mix.readFraction() < 1) {
+            // what a write puts in the injector's file: never a zero byte, so that the file still reads as
+            // written data and not as a thin LUN's unallocated regions (DirectIoFile#prepare)
+            data = target.newBuffer(ioSize);
+            while (data.hasRemaining()) {
+                data.put((byte) (0x5A ^ random.nextInt(0x40)));
+            }
+        }
+        long slot = random.nextLong(slots);
         IoRecorder rec = new IoRecorder();
         rec.lastCompletionNanos = startNanos;
         long now = startNanos;
@@ -285,13 +384,16 @@ public final class WorkloadInjector {
         boolean promised = false;
         long cap = settings.maxIosPerLevel();
         while (((now < deadline && levelIos.get() < cap) || belowMinimum.get() > 0) && gate.holdsLease()) {
-            long offset = random.nextLong(slots) * ioSize;
-            buf.clear().limit(ioSize);
+            slot = mix.randomFraction() >= 1 || random.nextDouble() < mix.randomFraction() ? random.nextLong(slots) : (slot + 1) % slots;
+            long offset = slot * ioSize;
+            boolean read = mix.readFraction() >= 1 || random.nextDouble() < mix.readFraction();
+            ByteBuffer io = read ? buf : data;
+            io.clear().limit(ioSize);
             // The closed-loop promise (IoTarget#timedRead): while a thread of the level is short of its
             // minimum every thread goes on after this IO whenever it completes; else only within the
             // level's time. A promise the loop does not keep is withdrawn below.
             long continueUntil = belowMinimum.get() > 0 ? Long.MAX_VALUE : levelIos.get() < cap ? deadline : Long.MIN_VALUE;
-            IoTarget.Timing t = target.timedRead(buf, offset, continueUntil);
+            IoTarget.Timing t = read ? target.timedRead(buf, offset, continueUntil) : target.timedWrite(data, offset, continueUntil);
             promised = t.completedAtNanos() < continueUntil;
             now = t.completedAtNanos();
             levelIos.incrementAndGet();
@@ -301,7 +403,7 @@ public final class WorkloadInjector {
                 belowMinimum.decrementAndGet();
             }
             rec.sumAllNanos += latency;
-            if (thin.drop(latency, buf.flip())) {
+            if (read && thin.drop(latency, buf.flip())) {
                 rec.dropped++;
             } else {
                 rec.add(latency);

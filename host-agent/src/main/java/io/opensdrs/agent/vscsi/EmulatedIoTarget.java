@@ -134,6 +134,21 @@ public final class EmulatedIoTarget implements IoTarget {
         return new Timing((long) (c.getLatencyMs() * 1e6), c.getCompletedAtSimNs());
     }
 
+    @Override
+    public int write(ByteBuffer buffer, long offset) throws IOException {
+        int n = buffer.remaining();
+        timedWrite(buffer, offset, 0);
+        return n;
+    }
+
+    /** A write of the injector's emulated file: one vSCSI write of the buffer's size (its data stays here). */
+    @Override
+    public Timing timedWrite(ByteBuffer buffer, long offset, long continueUntilNanos) throws IOException {
+        IoCompletion c = roundTrip(IoRequest.newBuilder().setDatastore(datastore).setOffset(offset)
+                .setSizeBytes(buffer.remaining()).setRead(false).setContinueUntilSimNs(Math.max(0, continueUntilNanos)));
+        return new Timing((long) (c.getLatencyMs() * 1e6), c.getCompletedAtSimNs());
+    }
+
     private IoCompletion roundTrip(IoRequest.Builder request) throws IOException {
         if (streamError != null) {
             throw new IOException("vSCSI stream failed: " + streamError.getMessage(), streamError);

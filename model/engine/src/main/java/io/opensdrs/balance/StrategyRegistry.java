@@ -17,7 +17,8 @@ import java.util.function.LongFunction;
  * Strategy name → factory (the factory takes the seed randomized strategies need), and the
  * default rule: {@code romano} where the cluster's models are calibrated over R and X (every
  * fitted model says {@link io.opensdrs.model.DatastoreModel#isCalibrated}, and at least one is
- * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}. A
+ * fitted; of the built-in models only Romano's checks its calibration), else {@code pesto}, also
+ * on a cluster whose datastores carry different kinds ({@link #defaultName}). A
  * Romano model fitted to the injector's random reads alone has no measured R or X term, and
  * Romano's strategy trusts its predictions for write and sequential mixes too far: in the loop
  * it recommended 0 or 1 moves from run to run. {@code per-io} and the baselines
@@ -61,7 +62,15 @@ public final class StrategyRegistry {
         return f.apply(seed);
     }
 
-    /** The default strategy name for a cluster. */
+    /**
+     * The default strategy name for a cluster ({@code auto}). Its datastores may carry models of
+     * different kinds (the server picks a kind per datastore by held-out accuracy). A mixed cluster
+     * runs {@code pesto}: Pesto's equalization reads every datastore's model through its LQ line
+     * and predictions ({@link io.opensdrs.model.DatastoreModel#lqLine}), which every kind gives, so
+     * a datastore with a calibrated Romano model is still balanced on Romano's predictions; Romano's
+     * annealing would also trust the other datastores' models for write and sequential mixes that
+     * their fits never measured. {@code romano} runs when every fitted model is calibrated.
+     */
     public static String defaultName(ClusterState state) {
         boolean anyCalibrated = false;
         for (DatastoreState d : state.datastores()) {

@@ -119,6 +119,12 @@ public final class ApiViews {
     }
 
     /** The model kind the cluster is configured with, the kind in use, and each kind's held-out mean absolute error in ms. */
-    public record ModelSelectionView(String configured, String selected, Map<String, Double> heldOutMeanAbsErrorMs) {
+    /**
+     * @param selected the kind the cluster's datastores use, or "per datastore: …" when they differ
+     * @param heldOutMeanAbsErrorMs per kind, over all the cluster's datastores
+     * @param selectedByDatastore the kind each datastore uses (under {@code auto}: its lowest held-out error)
+     */
+    public record ModelSelectionView(String configured, String selected, Map<String, Double> heldOutMeanAbsErrorMs,
+                                     Map<String, String> selectedByDatastore) {
     }
 }

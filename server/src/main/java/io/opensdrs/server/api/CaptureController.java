@@ -54,8 +54,7 @@ public class CaptureController {
             }
         }
         InventoryRepository.ClusterRow cluster = queries.cluster(clusterId);
-        List<String> members = queries.datastoreNamesOf(clusterId);
-        String kind = members.isEmpty() ? null : queries.modelKindOf(members.get(0));
+        String kind = queries.settings(clusterId).getModelKind();
         List<CaptureViews.Rule> rules = clusters.rules(clusterId).stream()
                 .map(r -> new CaptureViews.Rule(r.kind(), r.name(), r.enabled(), r.members())).toList();
         return capture.capture(cluster.moid(), cluster.name(), kind, rules, span);

@@ -300,7 +300,8 @@ public class ClustersController {
         queries.cluster(clusterId);
         List<String> members = queries.datastoreNamesOf(clusterId);
         String configured = queries.settings(clusterId).getModelKind();
-        return new ApiViews.ModelSelectionView(configured, models.selectKind(configured, members), models.heldOutError(members));
+        return new ApiViews.ModelSelectionView(configured, models.clusterKind(configured, members), models.heldOutError(members),
+                models.selectKinds(configured, members));
     }
 
     @GetMapping("/{clusterId}/recommendations")
@@ -343,7 +344,7 @@ public class ClustersController {
         ClusterSettings s = queries.settings(c.moid());
         List<String> members = queries.datastoreNamesOf(c.moid());
         return new ApiViews.ClusterView(c.moid(), c.name(), c.datacenter(), members.size(), s.getModelKind(),
-                models.selectKind(s.getModelKind(), members), view(s));
+                models.clusterKind(s.getModelKind(), members), view(s));
     }
 
     static ApiViews.SettingsView view(ClusterSettings s, List<SettingsRequest.VmOverrideEntry> overrides,

@@ -71,9 +71,7 @@ class InventoryQueries {
     }
 
     String modelKindOf(String datastoreName) {
-        return datastore(datastoreName).map(DatastoreRow::cluster).map(c -> {
-            List<String> members = datastoreNamesOf(c);
-            return models.selectKind(settings(c).getModelKind(), members);
-        }).orElseGet(() -> models.selectKind(DatastoreModels.AUTO, List.of(datastoreName)));
+        return datastore(datastoreName).map(DatastoreRow::cluster).map(c -> models.selectKind(settings(c).getModelKind(), datastoreName))
+                .orElseGet(() -> models.selectKind(DatastoreModels.AUTO, datastoreName));
     }
 }

@@ -46,8 +46,10 @@ import java.util.Set;
  * Builds the engine's {@link ClusterState} of one datastore cluster from what the server stores:
  * the inventory (datastores of the StoragePod, hosts, VMs and their disks on those datastores),
  * the P² percentiles (per disk: the medians of its workload characteristics, Pesto §5.2; per
- * datastore: observed p50/p70/p90 latency), the models of the cluster's model kind (datastores
- * without a valid one get {@link DefaultModelRule}'s model, Pesto §5.1.3), the settings, per-VM
+ * datastore: observed p50/p70/p90 latency), each datastore's model of the kind it uses under the
+ * cluster's setting ({@link DatastoreModels#selectKind(String, String)}: under {@code auto} its own
+ * most accurate kind, so one cluster may hold several kinds; datastores without a valid one get
+ * {@link DefaultModelRule}'s model, Pesto §5.1.3), the settings, per-VM
  * overrides and the maintenance requests.
  *
  * <p>Ids: datastores and hosts by managed object id (what the migration applier takes), disks as
@@ -86,9 +88,12 @@ public class ClusterStateAssembler {
         }
     }
 
-    /** The assembled state plus what the server needs to turn the engine's answer back into its own terms. */
-    public record Assembled(ClusterState state, Map<String, DatastoreRow> datastores, String modelKind,
-                            Map<String, String> modelSource) {
+    /**
+     * The assembled state plus what the server needs to turn the engine's answer back into its own terms.
+     *
+     * @param modelSource per datastore id, the model kind it uses, or {@link DefaultModelRule#MODEL_NAME}
+     */
+    public record Assembled(ClusterState state, Map<String, DatastoreRow> datastores, Map<String, String> modelSource) {
         public String datastoreName(String id) {
             return state.names().datastore(id);
         }
@@ -117,12 +122,14 @@ public class ClusterStateAssembler {
         List<DatastoreRow> rows = datastores(clusterId);
         Map<String, DatastoreRow> byId = new LinkedHashMap<>();
         rows.forEach(r -> byId.put(r.id(), r));
-        String kind = models.selectKind(policies.settings(clusterId).getModelKind(), rows.stream().map(DatastoreRow::name).toList());
+        Map<String, String> kinds = models.selectKinds(policies.settings(clusterId).getModelKind(),
+                rows.stream().map(DatastoreRow::name).toList());
         Map<String, MaintenanceState> requested = store.maintenanceStates(clusterId);
 
         Map<String, String> modelSource = new LinkedHashMap<>();
         List<DatastoreState> datastores = new ArrayList<>();
         for (DatastoreRow r : rows) {
+            String kind = kinds.get(r.name());
             DatastoreModel model = fittedModel(r.name(), kind);
             modelSource.put(r.id(), model != null ? kind : DefaultModelRule.MODEL_NAME);
             // capacity must be > 0 for the engine; an unreadable datastore reports 0 and is then inaccessible
@@ -189,7 +196,7 @@ public class ClusterStateAssembler {
         rows.forEach(r -> datastoreNames.put(r.id(), r.name()));
         ClusterState state = DefaultModelRule.withDefaultModels(new ClusterState(clusterId, datastores, hosts, vms, rules, settings,
                 new DisplayNames(datastoreNames, hostNames, vmNames, diskNames)));
-        return new Assembled(state, byId, kind, modelSource);
+        return new Assembled(state, byId, modelSource);
     }
 
     /**
@@ -217,7 +224,7 @@ public class ClusterStateAssembler {
         DisplayNames n = state.names();
         ClusterState with = new ClusterState(state.clusterId(), state.datastores(), state.hosts(), vms, state.rules(), state.settings(),
                 new DisplayNames(n.datastores(), n.hosts(), vmNames, n.disks()));
-        return new Assembled(with, a.datastores(), a.modelKind(), a.modelSource());
+        return new Assembled(with, a.datastores(), a.modelSource());
     }
 
     /** The pod's rules as the last inventory sync stored them; none for a pod stored before rules were read. */

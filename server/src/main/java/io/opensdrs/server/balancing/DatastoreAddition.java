@@ -73,7 +73,7 @@ public class DatastoreAddition {
                 store.markInjectorRequested(w.datastoreId(), now, "(not needed: a valid model exists)");
                 continue;
             }
-            String kind = models.selectKind(policies.settings(w.clusterId()).getModelKind(), List.of(name));
+            String kind = models.selectKind(policies.settings(w.clusterId()).getModelKind(), name);
             ServerMessage m = ServerMessage.newBuilder().setInjectorRequest(InjectorRequest.newBuilder().setDatastore(name)
                     .setReason("datastore added").setRomanoCalibration(RomanoModel.NAME.equals(kind))
                     .setNotBeforeMs(clock.millis())).build();

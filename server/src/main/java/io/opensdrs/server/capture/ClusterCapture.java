@@ -54,18 +54,19 @@ public class ClusterCapture {
     }
 
     /**
-     * @param modelKind the kind the cluster uses (its setting, or the automatic choice)
+     * @param configuredKind the cluster's model-kind setting; each datastore's model is the kind it
+     *     uses under it ({@link DatastoreModels#selectKind(String, String)})
      * @param rules the cluster's Storage DRS rules, as the rules endpoint lists them
      */
-    public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules) {
-        return capture(clusterId, clusterName, modelKind, rules, null);
+    public CaptureViews.Capture capture(String clusterId, String clusterName, String configuredKind, List<CaptureViews.Rule> rules) {
+        return capture(clusterId, clusterName, configuredKind, rules, null);
     }
 
     /**
      * @param last only the windows starting within this span before the newest stored window (null: every
      *     retained window)
      */
-    public CaptureViews.Capture capture(String clusterId, String clusterName, String modelKind, List<CaptureViews.Rule> rules,
+    public CaptureViews.Capture capture(String clusterId, String clusterName, String configuredKind, List<CaptureViews.Rule> rules,
                                         java.time.Duration last) {
         List<InventoryRepository.DatastoreRow> dss = inventory.datastoresIn(clusterId);
         Map<String, String> hostNames = new TreeMap<>();
@@ -92,7 +93,7 @@ public class ClusterCapture {
         List<String> notes = new ArrayList<>();
         List<CaptureViews.Datastore> dsViews = new ArrayList<>();
         for (InventoryRepository.DatastoreRow d : dss) {
-            ModelRecord m = models.effective(d.name(), modelKind);
+            ModelRecord m = models.effective(d.name(), models.selectKind(configuredKind, d.name()));
             List<CaptureViews.Prediction> predictions = new ArrayList<>();
             for (int z : PREDICTION_SIZES_KB) {
                 for (int q : PREDICTION_OIOS) {
@@ -143,7 +144,8 @@ public class ClusterCapture {
         vmRows.forEach((moid, r) -> vms.add(new CaptureViews.Vm(moid, r.vmName(), r.hostName(), null, r.poweredOn(), vmDisks.get(moid))));
 
         return new CaptureViews.Capture(clusterId, clusterName, Instant.now().toString(), VCenterStatistics.SOURCE,
-                VCenterStatistics.INTERVAL_SECONDS, modelKind, agg.windowsRead(), agg.windowsUsed(),
+                VCenterStatistics.INTERVAL_SECONDS, models.clusterKind(configuredKind, dss.stream().map(InventoryRepository.DatastoreRow::name).toList()),
+                agg.windowsRead(), agg.windowsUsed(),
                 agg.firstWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.firstWindowStartMs()).toString(),
                 agg.lastWindowStartMs() == null ? null : Instant.ofEpochMilli(agg.lastWindowStartMs()).toString(),
                 dsViews, hosts, vms, rules, notes);

@@ -152,7 +152,22 @@ public final class AgentMessageValidator {
         if (r.getPointsCount() > 1000) {
             return Optional.of(p + "points must hold at most 1000 points");
         }
-        if (r.getValid() && r.getPointsCount() < 2) {
+        if (r.hasDesignPoint()) {
+            // one point of Romano's calibration design: one level, at the design's O, Z, R and X
+            io.opensdrs.shared.agent.v1.WorkloadPoint d = r.getDesignPoint();
+            if (!(d.getOutstandingIos() >= 1 && d.getOutstandingIos() <= 1024)) {
+                return Optional.of(p + "design_point.outstanding_ios must be between 1 and 1024");
+            }
+            if (!(d.getIoSizeKb() > 0 && d.getIoSizeKb() <= 65536)) {
+                return Optional.of(p + "design_point.io_size_kb must be > 0 and at most 65536");
+            }
+            if (!(d.getReadPct() >= 0 && d.getReadPct() <= 100) || !(d.getRandomPct() >= 0 && d.getRandomPct() <= 100)) {
+                return Optional.of(p + "design_point.read_pct and random_pct must be between 0 and 100");
+            }
+            if (r.getValid() && r.getPointsCount() != 1) {
+                return Optional.of(p + "points must hold exactly 1 point in a valid calibration run (design_point set)");
+            }
+        } else if (r.getValid() && r.getPointsCount() < 2) {
             return Optional.of(p + "points must hold at least 2 points in a valid run");
         }
         for (int i = 0; i < r.getPointsCount(); i++) {

@@ -8,6 +8,7 @@ import io.opensdrs.model.ModelRegistry;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.romano.RomanoModel;
 import io.opensdrs.server.SdrsProperties;
 import io.opensdrs.shared.agent.v1.InjectorPoint;
 import io.opensdrs.shared.agent.v1.InjectorResult;
@@ -30,7 +31,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Models per datastore (SPEC §3): every injector result and the passive observations feed every
  * model kind the {@code model} module's registry holds; each fit is a new history row (nothing
  * is overwritten); a datastore without a valid model gets Pesto's default model (§5.1.3); a
- * cluster set to {@code auto} uses the kind that predicted the last held-out observations best.
+ * cluster set to {@code auto} uses, on each of its datastores, the kind that predicted that
+ * datastore's last held-out observations best (datastores of one cluster may be as unlike as an
+ * SSD and a spindle array, and the kind that fits one best need not fit the other).
+ *
+ * <p>The agent's Romano calibration points (Romano §4.1, its {@code ShortCalibrationDesign}) feed
+ * Romano's fits only, beside the injector's runs and the production windows: they are Romano's
+ * own calibration, and Pesto's line is the injector's random reads (§5.1).
  */
 @Component
 public class DatastoreModels {
@@ -61,7 +68,10 @@ public class DatastoreModels {
 
     // ------------------------------------------------------------------ injector results
 
-    /** Stores an injector run and, when valid, fits every model kind to it. Inside the message's transaction. */
+    /**
+     * Stores an injector run and, when valid, fits every model kind to it; a valid calibration point
+     * refits Romano. Inside the message's transaction.
+     */
     public void recordInjectorResult(String agentId, long seq, InjectorResult r) {
         List<FitPoint> points = new ArrayList<>();
         for (InjectorPoint p : r.getPointsList()) {
@@ -70,8 +80,11 @@ public class DatastoreModels {
             points.add(new FitPoint(oio, r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), p.getMeanLatencyMs(),
                     p.getIops() > 0 ? p.getIops() : null));
         }
-        store.insertInjectorRun(agentId, seq, r, points);
-        if (r.getValid()) {
+        Integer designOio = r.hasDesignPoint() ? (int) Math.round(r.getDesignPoint().getOutstandingIos()) : null;
+        store.insertInjectorRun(agentId, seq, r, points, designOio);
+        if (r.getValid() && designOio != null) {
+            fit(r.getDatastore(), "calibration", List.of(RomanoModel.NAME), newestInjectorPointsPerSize(r.getDatastore()));
+        } else if (r.getValid()) {
             // this run is now the newest of its size, so it is among the runs fitted together
             fitAll(r.getDatastore(), "injector", newestInjectorPointsPerSize(r.getDatastore()));
         }
@@ -86,14 +99,39 @@ public class DatastoreModels {
         return store.newestInjectorPointsPerSize(datastore);
     }
 
+    /**
+     * The agent's Romano calibration of a datastore: the newest valid measurement of each point of
+     * its design (a point measured again in a later pass replaces the earlier one).
+     */
+    List<FitPoint> calibrationPoints(String datastore) {
+        return store.calibrationPoints(datastore, CALIBRATION_ROWS);
+    }
+
+    /** How far back {@link #calibrationPoints} looks: two passes of the agent's 150-point design, with room. */
+    private static final int CALIBRATION_ROWS = 400;
+
     private void fitAll(String datastore, String source, List<FitPoint> points) {
-        List<Observation> obs = new ArrayList<>();
-        for (FitPoint p : points) {
-            if (p.latencyMs() > 0) {
-                obs.add(p.toObservation());
+        fit(datastore, source, registry.names(), points);
+    }
+
+    /** Fits the given kinds to {@code points}; Romano's fit also gets the datastore's calibration points. */
+    private void fit(String datastore, String source, java.util.Collection<String> kinds, List<FitPoint> common) {
+        List<FitPoint> withCalibration = null;
+        for (String kind : kinds) {
+            List<FitPoint> points = common;
+            if (RomanoModel.NAME.equals(kind)) {
+                if (withCalibration == null) {
+                    withCalibration = new ArrayList<>(common);
+                    withCalibration.addAll(calibrationPoints(datastore));
+                }
+                points = withCalibration;
             }
-        }
-        for (String kind : registry.names()) {
+            List<Observation> obs = new ArrayList<>();
+            for (FitPoint p : points) {
+                if (p.latencyMs() > 0) {
+                    obs.add(p.toObservation());
+                }
+            }
             DatastoreModel model = registry.create(kind);
             Instant now = Instant.now();
             try {
@@ -201,16 +239,42 @@ public class DatastoreModels {
     }
 
     /**
-     * The kind a cluster uses: its configured kind, or for {@code auto} the kind with the lowest
-     * held-out error over its datastores (Pesto when nothing has been scored yet: the only kind
-     * with a default model).
+     * The kind a datastore uses under its cluster's configured kind: that kind, or for {@code auto}
+     * the kind with the lowest held-out error on this datastore's own observations (Pesto when
+     * nothing has been scored yet: the only kind with a default model).
      */
-    public String selectKind(String configured, List<String> datastores) {
+    public String selectKind(String configured, String datastore) {
         if (!AUTO.equals(configured)) {
             return configured;
         }
-        return heldOutError(datastores).entrySet().stream().min(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                .orElse(registry.names().contains(LqSlopeModel.NAME) ? LqSlopeModel.NAME : registry.names().iterator().next());
+        return heldOutError(List.of(datastore)).entrySet().stream().min(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElseGet(this::unscoredKind);
+    }
+
+    /** Pesto's, the only kind with a default model (§5.1.3). */
+    private String unscoredKind() {
+        return registry.names().contains(LqSlopeModel.NAME) ? LqSlopeModel.NAME : registry.names().iterator().next();
+    }
+
+    /** {@link #selectKind(String, String)} for each datastore, in their order. */
+    public Map<String, String> selectKinds(String configured, List<String> datastores) {
+        Map<String, String> kinds = new LinkedHashMap<>();
+        for (String ds : datastores) {
+            kinds.put(ds, selectKind(configured, ds));
+        }
+        return kinds;
+    }
+
+    /**
+     * What a cluster's datastores use, in one phrase for the cluster's views: the kind when they all
+     * use one (or the configured kind when the cluster has no datastore), else the kinds in use.
+     */
+    public String clusterKind(String configured, List<String> datastores) {
+        java.util.SortedSet<String> kinds = new java.util.TreeSet<>(selectKinds(configured, datastores).values());
+        if (kinds.isEmpty()) {
+            return AUTO.equals(configured) ? unscoredKind() : configured;
+        }
+        return kinds.size() == 1 ? kinds.first() : "per datastore: " + String.join(", ", kinds);
     }
 
     // ------------------------------------------------------------------ periodic refresh

@@ -86,25 +86,45 @@ public class ModelRepository {
     // ------------------------------------------------------------------ injector runs
 
     /** An injector run as an agent reported it, with the points it was fitted from (inside the message's transaction). */
-    void insertInjectorRun(String agentId, long seq, InjectorResult r, List<FitPoint> points) {
+    /** An injector run; {@code designOio} is the calibration design point's O for one of the agent's Romano calibration points, else null. */
+    void insertInjectorRun(String agentId, long seq, InjectorResult r, List<FitPoint> points, Integer designOio) {
         jdbc.update("INSERT INTO injector_run (agent_id, seq, datastore_name, run_id, mode, started_ms, finished_ms, io_size_kb,"
                         + " read_share, randomness, valid, invalid_reason, invalid_detail, slope_ms_per_io, intercept_ms, r_squared,"
-                        + " points_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " points_json, received_at, design_oio) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 agentId, seq, r.getDatastore(), r.getRunId(), r.getMode().name(), r.getStartedMs(), r.getFinishedMs(),
                 r.getIoSizeKb(), r.getReadShare(), r.getRandomness(), r.getValid(),
                 r.getValid() ? null : r.getInvalidReason().name(), truncate(r.getInvalidDetail(), 1024),
                 r.hasFit() ? r.getFit().getSlopeMsPerIo() : null, r.hasFit() ? r.getFit().getInterceptMs() : null,
-                r.hasFit() ? r.getFit().getRSquared() : null, write(points), Timestamp.from(Instant.now()));
+                r.hasFit() ? r.getFit().getRSquared() : null, write(points), Timestamp.from(Instant.now()), designOio);
     }
 
-    /** The points of the newest valid random-read injector run of each IO size on a datastore (of its newest 50), pooled. */
+    /**
+     * The points of the newest valid random-read injector run of each IO size on a datastore (of its newest 50), pooled;
+     * the agent's calibration points are not among them.
+     */
     public List<FitPoint> newestInjectorPointsPerSize(String datastore) {
         List<FitPoint> points = new ArrayList<>();
         Set<Long> sizes = new HashSet<>();
         jdbc.query("SELECT io_size_kb, points_json FROM injector_run WHERE datastore_name = ? AND valid = TRUE"
-                + " AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
+                + " AND design_oio IS NULL AND read_share >= 0.999 AND randomness >= 0.999 ORDER BY id DESC FETCH FIRST 50 ROWS ONLY", rs -> {
             if (sizes.add(rs.getLong(1))) {
                 points.addAll(read(rs.getString(2), POINTS));
+            }
+        }, datastore);
+        return points;
+    }
+
+    /**
+     * The agent's Romano calibration of a datastore: the newest valid measurement of each point of
+     * its design among its newest {@code rows} (a point measured again replaces the earlier one).
+     */
+    List<FitPoint> calibrationPoints(String datastore, int rows) {
+        List<FitPoint> points = new ArrayList<>();
+        Set<List<Object>> seen = new HashSet<>();
+        jdbc.query("SELECT io_size_kb, read_share, randomness, design_oio, points_json FROM injector_run WHERE datastore_name = ?"
+                + " AND valid = TRUE AND design_oio IS NOT NULL ORDER BY id DESC FETCH FIRST " + rows + " ROWS ONLY", rs -> {
+            if (seen.add(List.of(rs.getInt(1), rs.getDouble(2), rs.getDouble(3), rs.getInt(4)))) {
+                points.addAll(read(rs.getString(5), POINTS));
             }
         }, datastore);
         return points;

@@ -138,6 +138,27 @@ class MeritAnnealingTest {
         assertThat(StrategyRegistry.defaultName(mixed)).isEqualTo("pesto");
     }
 
+    /**
+     * A cluster whose datastores carry different kinds (the server's per-datastore choice): every
+     * strategy plans it, and {@code auto} runs Pesto's there, which moves load off the crowded
+     * Romano datastore.
+     */
+    @Test
+    void everyStrategyPlansAClusterOfMixedKinds() {
+        ClusterState mixed = world(3).build().withDatastore(
+                DatastoreState.of("lq", 100_000, 0, io.opensdrs.model.pesto.LqSlopeModel.of(0.05, 0.2), null));
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        mixed.datastores().forEach(d -> kinds.add(d.model().name()));
+        assertThat(kinds).containsExactlyInAnyOrder("romano", "pesto");
+        StrategyRegistry registry = StrategyRegistry.withBuiltInStrategies();
+        for (String name : registry.names()) {
+            assertThat(registry.create(name, 7).plan(mixed).strategy()).isEqualTo(name);
+        }
+        MovePlan auto = registry.create(StrategyRegistry.defaultName(mixed), 7).plan(mixed);
+        assertThat(auto.strategy()).isEqualTo("pesto");
+        assertThat(auto.moves()).allMatch(m -> m.sourceDatastoreId().equals("slow")).isNotEmpty();
+    }
+
     /** Romano models fitted to the injector's random reads alone (no R or X measured) do not make a cluster Romano's. */
     @Test
     void romanoModelsFittedToRandomReadsAloneDefaultToPesto() {
