@@ -151,8 +151,7 @@ public final class LatencyEqualization implements BalancingStrategy {
                 }
                 CostBenefit.Result r = costBenefit.evaluate(u, src, dst, srcAfter);
                 if (!r.worthwhile()) {
-                    refused.add(Refusals.COST_BENEFIT, () -> String.format(Locale.ROOT, "%s: benefit ≥ %s, cost ≤ %s ms·OIO·s", name.get(),
-                            CostBenefit.magnitude(r.benefit().lower()), CostBenefit.magnitude(r.cost().upper())));
+                    refused.add(Refusals.COST_BENEFIT, () -> name.get() + ": " + CostBenefit.describeRefusal(r));
                 } else if (overshoots(r)) {
                     refused.add(Refusals.OVERSHOOT, () -> String.format(Locale.ROOT, "%s: destination %s ms with it, source %s ms now", name.get(),
                             Estimate.ms(r.destination().latencyAfterMs().value()), Estimate.ms(r.source().latencyBeforeMs().value())));
