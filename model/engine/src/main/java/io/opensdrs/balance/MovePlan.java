@@ -32,6 +32,23 @@ public record MovePlan(String clusterId, String strategy, List<Move> moves, List
                 maxConcurrentPerDatastore, maxConcurrentPerHost);
     }
 
+    /**
+     * This plan and then {@code more}, planned counting this one as landed (the homes that move on their
+     * own, {@link KeptTogetherHomes}, {@link VmHomeEvacuation}): one plan, its moves numbered on and cut
+     * into waves and parents again under this plan's limits, so that a move of {@code more} into a
+     * datastore this plan frees waits for the moves that free it; its faults after this plan's.
+     */
+    public MovePlan followedBy(MovePlan more) {
+        List<Move> all = new java.util.ArrayList<>(moves);
+        all.addAll(more.moves());
+        List<Fault> allFaults = new java.util.ArrayList<>(faults);
+        allFaults.addAll(more.faults());
+        List<String> allNotes = new java.util.ArrayList<>(notes);
+        allNotes.addAll(more.notes());
+        return new MovePlan(clusterId, strategy, MoveScheduler.schedule(all, maxConcurrentPerDatastore, maxConcurrentPerHost),
+                allFaults, allNotes, maxConcurrentPerDatastore, maxConcurrentPerHost);
+    }
+
     public boolean isEmpty() {
         return moves.isEmpty();
     }

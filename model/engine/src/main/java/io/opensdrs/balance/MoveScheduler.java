@@ -25,6 +25,11 @@ public final class MoveScheduler {
     }
 
     public static List<Move> schedule(List<Move> ordered, BalancingSettings settings) {
+        return schedule(ordered, settings.maxConcurrentMigrationsPerDatastore(), settings.maxConcurrentMigrationsPerHost());
+    }
+
+    /** The same, under the given limits (a plan's own, {@link MovePlan#followedBy}). */
+    static List<Move> schedule(List<Move> ordered, int maxPerDatastore, int maxPerHost) {
         List<Move> out = new ArrayList<>();
         int wave = 1;
         Map<String, Integer> perDatastore = new HashMap<>();
@@ -33,9 +38,9 @@ public final class MoveScheduler {
         Map<String, List<Integer>> leaving = new HashMap<>();
         int seq = 1;
         for (Move m : ordered) {
-            boolean fits = perDatastore.getOrDefault(m.sourceDatastoreId(), 0) < settings.maxConcurrentMigrationsPerDatastore()
-                    && perDatastore.getOrDefault(m.destinationDatastoreId(), 0) < settings.maxConcurrentMigrationsPerDatastore()
-                    && (m.hostId() == null || perHost.getOrDefault(m.hostId(), 0) < settings.maxConcurrentMigrationsPerHost())
+            boolean fits = perDatastore.getOrDefault(m.sourceDatastoreId(), 0) < maxPerDatastore
+                    && perDatastore.getOrDefault(m.destinationDatastoreId(), 0) < maxPerDatastore
+                    && (m.hostId() == null || perHost.getOrDefault(m.hostId(), 0) < maxPerHost)
                     && !leftThisWave.contains(m.destinationDatastoreId());
             if (!fits) {
                 wave++;

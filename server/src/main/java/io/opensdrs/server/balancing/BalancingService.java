@@ -78,13 +78,12 @@ public class BalancingService {
                 String name = configured == null || "auto".equals(configured) ? StrategyRegistry.defaultName(a.state()) : configured;
                 // seeded from the clock: Romano's annealing is reproducible for a given run time
                 BalancingStrategy strategy = strategies.create(name, started.toEpochMilli());
-                MovePlan plan = strategy.plan(a.state());
-                MovePlan homes = KeptTogetherHomes.plan(a.state(), plan);
+                MovePlan disks = strategy.plan(a.state());
+                MovePlan plan = disks.followedBy(KeptTogetherHomes.plan(a.state(), disks));
                 return tx.execute(status -> {
                     recorder.supersede(clusterId, RUN_REASONS, null);
-                    long runId = recorder.startRun(clusterId, trigger, name, plan, homes, started);
-                    PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a)
-                            .and(recorder.recordHomes(clusterId, runId, name, homes, a));
+                    long runId = recorder.startRun(clusterId, trigger, name, plan, started);
+                    PlanRecorder.Recorded r = recorder.record(clusterId, runId, plan, a);
                     return new BalancingViews.RunView(runId, clusterId, trigger, name, r.recommendationIds(), r.appliedIds(), r.faults(),
                             plan.notes());
                 });

@@ -169,15 +169,14 @@ public class MaintenanceMode {
         // a VM being relocated off the datastore (a balancing move, or an earlier plan's move being applied) is left to that
         // relocation: never a second one for the same disks
         Set<String> moving = coverage.vmsLeaving(t.id());
-        MovePlan plan = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity).withoutVms(moving);
-        MovePlan homePlan = VmHomeEvacuation.plan(assembler.withHomesOn(a, t.id()).state(), t.id(), plan).withoutVms(moving);
+        MovePlan disks = MaintenanceEvacuation.plan(a.state(), t.id(), ignoreAffinity).withoutVms(moving);
+        MovePlan plan = disks.followedBy(VmHomeEvacuation.plan(assembler.withHomesOn(a, t.id()).state(), t.id(), disks).withoutVms(moving));
         // one transaction, as a balancing run's: an evacuation that fails while recorded leaves none of its recommendations and
         // the datastore not yet planned, so the progress loop plans it again
         PlanRecorder.Recorded all = tx.execute(status -> {
             recorder.supersede(t.clusterId(), List.of(ReasonCode.DATASTORE_MAINT.wireName()), t.id());
-            long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, homePlan, clock.instant());
-            PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a)
-                    .and(recorder.recordHomes(t.clusterId(), runId, MaintenanceEvacuation.NAME, homePlan, a));
+            long runId = recorder.startRun(t.clusterId(), "maintenance", MaintenanceEvacuation.NAME, plan, clock.instant());
+            PlanRecorder.Recorded r = recorder.record(t.clusterId(), runId, plan, a);
             store.markEvacuationPlanned(t.id(), runId);
             return r;
         });

@@ -7,7 +7,6 @@ import io.opensdrs.balance.Fault;
 import io.opensdrs.balance.MaintenanceEvacuation;
 import io.opensdrs.balance.Move;
 import io.opensdrs.balance.MovePlan;
-import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
 import io.opensdrs.server.history.ActionHistoryRepository;
 import io.opensdrs.server.migration.MigrationAction;
@@ -60,23 +59,12 @@ public class PlanRecorder {
 
     /** What was recorded. */
     public record Recorded(List<Long> recommendationIds, List<Long> appliedIds, List<BalancingViews.FaultView> faults) {
-
-        /** This and then {@code more}: a run's disk moves and its homes' moves. */
-        public Recorded and(Recorded more) {
-            return new Recorded(concat(recommendationIds, more.recommendationIds), concat(appliedIds, more.appliedIds),
-                    concat(faults, more.faults));
-        }
-
-        private static <T> List<T> concat(List<T> a, List<T> b) {
-            return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
-        }
     }
 
-    /** The run's row and history line, counting the plan's moves and faults with those of the homes that move on their own. */
-    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, MovePlan homes,
-                         Instant started) {
-        int moves = plan.moves().size() + homes.moves().size();
-        int faults = plan.faults().size() + homes.faults().size();
+    /** The run's row and history line, counting the plan's moves and faults (the homes that move on their own among them). */
+    public long startRun(String clusterId, String trigger, String strategy, MovePlan plan, Instant started) {
+        int moves = plan.moves().size();
+        int faults = plan.faults().size();
         String notes = String.join("; ", plan.notes());
         long runId = store.insertRun(clusterId, trigger, strategy, moves, faults, notes.length() > 4000 ? notes.substring(0, 4000) : notes,
                 started, clock.instant());
@@ -118,52 +106,6 @@ public class PlanRecorder {
                     + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
             if (m.autoApplicable()) {
                 applyNow(clusterId, r.id(), m.reason().wireName(), applied);
-            }
-        }
-        return new Recorded(ids, applied, faults);
-    }
-
-    /**
-     * Records the homes that move on their own — off a datastore entering maintenance
-     * ({@link io.opensdrs.balance.VmHomeEvacuation}), or to the disks they are kept together with
-     * ({@link io.opensdrs.balance.KeptTogetherHomes}): a recommendation each with the home move's reason and its
-     * explanation (so that a newer plan supersedes it, and Storage DRS turned off withdraws it),
-     * applied at once when automated.
-     *
-     * @param strategy what planned them, for the explanation
-     */
-    public Recorded recordHomes(String clusterId, long runId, String strategy, MovePlan homes,
-                                ClusterStateAssembler.Assembled a) {
-        List<Long> ids = new ArrayList<>();
-        List<Long> applied = new ArrayList<>();
-        List<BalancingViews.FaultView> faults = new ArrayList<>();
-        for (Fault f : homes.faults()) {
-            faults.add(fault(clusterId, runId, BalancingViews.FaultView.of(f), a.state().names()));
-        }
-        for (Move h : homes.moves()) {
-            String reason = h.reason().wireName();
-            String vmName = a.state().names().vm(h.vmId());
-            String summary = h.explanation() == null ? reason : h.explanation().summary();
-            Recommendation r;
-            try {
-                r = recommendations.create(clusterId, reason,
-                        List.of(recommendations.resolve("home", h.vmId(), List.of(), h.destinationDatastoreId(), true)));
-            } catch (InvalidFieldException | NotFoundException e) {
-                faults.add(fault(clusterId, runId, new BalancingViews.FaultView(h.vmId(), null, h.sourceDatastoreId(), reason,
-                        "the home of VM " + vmName + " not recommended to move: " + e.getMessage()), a.state().names()));
-                continue;
-            }
-            ids.add(r.id());
-            Instant now = clock.instant();
-            BalancingViews.ExplanationView view = new BalancingViews.ExplanationView(r.id(), runId, strategy, reason,
-                    h.vmId(), List.of(), h.sourceDatastoreId(), h.destinationDatastoreId(), 0, h.autoApplicable(), 1, summary,
-                    List.of(), null, null, now.toString());
-            writeExplanation(view);
-            history(clusterId, "recommended", reason + ": the home of VM " + vmName + " from " + a.datastoreName(h.sourceDatastoreId())
-                    + " to " + a.datastoreName(h.destinationDatastoreId()) + (h.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"),
-                    r.id());
-            if (h.autoApplicable()) {
-                applyNow(clusterId, r.id(), reason, applied);
             }
         }
         return new Recorded(ids, applied, faults);
