@@ -2,6 +2,7 @@ package io.opensdrs.testbed.fidelity;
 
 import io.opensdrs.scenario.WorkloadSpec;
 import io.opensdrs.testbed.device.DeviceProfiles;
+import io.opensdrs.testbed.device.HddArrayProfile;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 import java.util.ArrayList;
@@ -18,8 +19,14 @@ public final class FidelityChecks {
     /** Depth at which a device is saturated: past every spindle's command queue (8 disks × 32). */
     public static final int SATURATION_OIO = 256;
 
-    /** One row of the fidelity table. */
-    public record Check(String name, String subject, String measured, String criterion, boolean pass) {
+    /**
+     * One row of the fidelity table; a check that is not {@code scored} is reported beside the others
+     * and counts neither way.
+     */
+    public record Check(String name, String subject, String measured, String criterion, boolean pass, boolean scored) {
+        Check(String name, String subject, String measured, String criterion, boolean pass) {
+            this(name, subject, measured, criterion, pass, true);
+        }
     }
 
     /** A least-squares LQ line. */
@@ -63,7 +70,12 @@ public final class FidelityChecks {
                 "within 10 %", Math.abs(err) <= 0.10));
         LqLine rand256 = lqLine(profile, 256, 100);
         double sizeRatio = rand256.slopeMs() / rand4.slopeMs();
-        out.add(new Check("slope-256k/4k", profile, String.format("%.2f", sizeRatio), "≥ 3", sizeRatio >= 3));
+        // Pesto measured the IO-size effect on a 9-disk LUN (Pesto Fig. 6, 5.8×): striping and channels make a 256-KiB
+        // IO cost several 4-KiB ones there, where a lone spindle's seek and rotation dwarf the transfer
+        boolean arrayOrFlash = !(DeviceProfiles.get(profile) instanceof HddArrayProfile h) || h.disks() > 1;
+        out.add(new Check("slope-256k/4k", profile, String.format("%.2f", sizeRatio),
+                arrayOrFlash ? "≥ 3" : "≥ 3 on arrays and SSDs (Pesto Fig. 6); a single disk reported only", sizeRatio >= 3,
+                arrayOrFlash));
         LqLine seq4 = lqLine(profile, 4, 0);
         double seqRatio = seq4.slopeMs() / rand4.slopeMs();
         out.add(new Check("slope-seq/rand", profile, String.format("%.3f", seqRatio), "≤ 0.5", seqRatio <= 0.5));

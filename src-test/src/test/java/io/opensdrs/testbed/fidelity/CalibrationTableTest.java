@@ -23,6 +23,7 @@ class CalibrationTableTest {
         for (CalibrationTable.Row r : rows) {
             String cell = r.profile() + "@" + r.depth();
             assertThat(r.measuredMs()).as(cell + " has a fio-plot reference").isPositive();
+            assertThat(r.scored()).as(cell + " scored").isEqualTo(!KNOWN_MISSES.contains(cell));
             if (KNOWN_MISSES.contains(cell)) {
                 assertThat(r.within()).as(cell + " is a documented miss; update KNOWN_MISSES if it now fits").isFalse();
             } else {
