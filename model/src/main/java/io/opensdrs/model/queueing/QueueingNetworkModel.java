@@ -140,11 +140,20 @@ public final class QueueingNetworkModel implements DatastoreModel {
             f[i] = ps.get(i).fileSetGb();
             r[i] = ps.get(i).responseMs();
         }
-        if (!separated || meanMiss < MIN_SPLIT || meanMiss > 1 - MIN_SPLIT) {
-            // Fig. 6: one station holding all t clients; μ(t) is the response time (§IV-C.2)
-            ServiceTimeRegression cache = ServiceTimeRegression.calibrate(t, s, f, r, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
-            return new ClassStations(cache, null, null, floor(r), Double.NaN);
+        if (separated && meanMiss >= MIN_SPLIT && meanMiss <= 1 - MIN_SPLIT) {
+            ClassStations two = twoStations(ps, t, s, f);
+            if (two != null) {
+                return two;
+            }
         }
+        // Fig. 6: one station holding all t clients; μ(t) is the response time (§IV-C.2)
+        ServiceTimeRegression cache = ServiceTimeRegression.calibrate(t, s, f, r, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
+        return new ClassStations(cache, null, null, floor(r), Double.NaN);
+    }
+
+    /** Fig. 8: cache then RAID; null when too few points reached the RAID mode to fit its station. */
+    private static ClassStations twoStations(List<CalibrationPoint> ps, double[] t, double[] s, double[] f) {
+        int n = ps.size();
         double[] aCache = new double[n];
         double[] rCache = new double[n];
         double[] miss = new double[n];
@@ -163,6 +172,9 @@ public final class QueueingNetworkModel implements DatastoreModel {
                 double nRaid = Math.max(0, p.threads() - nCache);
                 raidRows.add(new double[] {arrivalLoad(nRaid, p.threads()), p.sizeKb(), p.fileSetGb(), raidVisit});
             }
+        }
+        if (raidRows.size() < n / 2 || raidRows.size() < 8) {
+            return null;
         }
         ServiceTimeRegression cache = ServiceTimeRegression.calibrate(aCache, s, f, rCache, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
         double[][] cols = new double[4][raidRows.size()];
