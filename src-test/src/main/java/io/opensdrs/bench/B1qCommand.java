@@ -122,6 +122,10 @@ public final class B1qCommand implements Callable<Integer> {
         return ps.stream().mapToDouble(QueueingAccuracyBenchmark.ScoredPoint::relativeError).average().orElse(Double.NaN);
     }
 
+    private static double repeat(List<QueueingAccuracyBenchmark.ScoredPoint> ps) {
+        return ps.stream().mapToDouble(QueueingAccuracyBenchmark.ScoredPoint::repeatError).average().orElse(Double.NaN);
+    }
+
     private static double max(List<QueueingAccuracyBenchmark.ScoredPoint> ps) {
         return ps.stream().mapToDouble(QueueingAccuracyBenchmark.ScoredPoint::relativeError).max().orElse(Double.NaN);
     }
@@ -147,6 +151,7 @@ public final class B1qCommand implements Callable<Integer> {
         out.println("relative error of mean response time |predicted − measured| / measured, all devices pooled: mean / worst run");
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-16s%6s", "scenario", "runs"));
         models.forEach(m -> head.append(String.format(Locale.ROOT, "%20s", m)));
+        head.append(String.format(Locale.ROOT, "%16s", "repeat floor"));
         out.println(head);
         List<String> rows = new ArrayList<>(QueueingAccuracyBenchmark.SCENARIOS);
         rows.add("all");
@@ -158,6 +163,20 @@ public final class B1qCommand implements Callable<Integer> {
                 line.append(ps.isEmpty() ? String.format(Locale.ROOT, "%20s", "—")
                         : String.format(Locale.ROOT, "%11.1f%% /%5.0f%%", mean(ps) * 100, max(ps) * 100));
             }
+            var own = select(all, p -> p.model().equals(models.get(0)) && (sc.equals("all") || p.run().scenario().equals(sc)));
+            line.append(String.format(Locale.ROOT, "%15.1f%%", repeat(own) * 100));
+            out.println(line);
+        }
+        out.println("repeat floor: every run measured twice (other seed); mean of |m1 − m2| / (m1 + m2), the error of a model that");
+        out.println("knew the two runs' mean — what run-to-run variation alone costs.");
+        out.println();
+        out.println("calibrated topology (Noorshams Figs. 6, 8; fast mode = responses within "
+                + QueueingAccuracyBenchmark.CACHE_MODE_MS + " ms):");
+        for (DeviceUnderTest d : r.devices()) {
+            StringBuilder line = new StringBuilder("  " + d.name() + ":");
+            r.topologies().stream().filter(t -> t.device().equals(d.name())).forEach(t -> line.append(String.format(Locale.ROOT,
+                    " %s %s (fast %.0f %%);", t.requestClass().name().toLowerCase(Locale.ROOT), t.raidStation() ? "cache+RAID" : "one station",
+                    t.meanFastShare() * 100)));
             out.println(line);
         }
         out.println();
@@ -207,6 +226,33 @@ public final class B1qCommand implements Callable<Integer> {
             line.append(String.format(Locale.ROOT, "%17.1f%%", sum / cells * 100));
             out.println(line);
         }
+        out.println();
+        out.println("repeat floor per scenario and request class (same runs, all devices pooled)");
+        for (String sc : QueueingAccuracyBenchmark.SCENARIOS) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-16s", sc));
+            for (RequestClass c : RequestClass.values()) {
+                var ps = select(all, p -> p.model().equals(QueueingAccuracyBenchmark.QUEUEING) && p.run().scenario().equals(sc)
+                        && p.run().requestClass() == c);
+                line.append(String.format(Locale.ROOT, "%17.1f%%", repeat(ps) * 100));
+            }
+            out.println(line);
+        }
+        out.println();
+        out.println("sequential reads: share of IOs in the fast mode, 1 VM (calibration mean) / 2 VMs / 3 VMs, and measured ÷ predicted");
+        for (DeviceUnderTest d : r.devices()) {
+            double alone = r.topologies().stream().filter(t -> t.device().equals(d.name())
+                    && t.requestClass() == RequestClass.SEQUENTIAL_READ).mapToDouble(QueueingAccuracyBenchmark.Topology::meanFastShare)
+                    .findFirst().orElse(Double.NaN);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-30s %5.0f %%", d.name(), alone * 100));
+            for (String sc : List.of("2 VMs", "3 VMs")) {
+                var ps = select(all, p -> p.model().equals(QueueingAccuracyBenchmark.QUEUEING) && p.device().equals(d.name())
+                        && p.run().scenario().equals(sc) && p.run().requestClass() == RequestClass.SEQUENTIAL_READ);
+                double fast = ps.stream().mapToDouble(QueueingAccuracyBenchmark.ScoredPoint::fastShare).average().orElse(Double.NaN);
+                double ratio = ps.stream().mapToDouble(p -> p.measuredMs() / p.predictedMs()).average().orElse(Double.NaN);
+                line.append(String.format(Locale.ROOT, " / %5.0f %% (× %.2f)", fast * 100, ratio));
+            }
+            out.println(line);
+        }
         r.failures().forEach(f -> out.println("not fitted: " + f));
         var q = select(all, p -> p.model().equals(QueueingAccuracyBenchmark.QUEUEING));
         if (!q.isEmpty()) {
@@ -222,12 +268,12 @@ public final class B1qCommand implements Callable<Integer> {
     static void writeCsv(QueueingAccuracyBenchmark.Result r, Path file) throws java.io.IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
             w.println("device,model,scenario,request_class,vms,threads_per_vm,io_size_kb,working_set_gb_per_vm,measured_ms,predicted_ms,"
-                    + "relative_error");
+                    + "relative_error,repeat_ms,fast_share");
             for (QueueingAccuracyBenchmark.ScoredPoint p : r.points()) {
                 var run = p.run();
-                w.printf(Locale.ROOT, "%s,%s,%s,%s,%d,%.0f,%.1f,%.4f,%.4f,%.4f,%.5f%n", p.device(), p.model(), run.scenario(),
+                w.printf(Locale.ROOT, "%s,%s,%s,%s,%d,%.0f,%.1f,%.4f,%.4f,%.4f,%.5f,%.4f,%.4f%n", p.device(), p.model(), run.scenario(),
                         run.requestClass().name().toLowerCase(Locale.ROOT), run.vms(), run.threadsPerVm(), run.sizeKb(),
-                        run.workingSetGbPerVm(), p.measuredMs(), p.predictedMs(), p.relativeError());
+                        run.workingSetGbPerVm(), p.measuredMs(), p.predictedMs(), p.relativeError(), p.repeatMs(), p.fastShare());
             }
         }
     }

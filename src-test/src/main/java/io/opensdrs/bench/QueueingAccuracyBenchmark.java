@@ -66,14 +66,32 @@ public final class QueueingAccuracyBenchmark {
         }
     }
 
-    public record ScoredPoint(String device, String model, Run run, double measuredMs, double predictedMs) {
+    /**
+     * A scored run: the model's prediction against the measured mean; {@code repeatMs} is the same
+     * run measured again with another seed, {@code fastShare} the share of its IOs in the fast (cache) mode.
+     */
+    public record ScoredPoint(String device, String model, Run run, double measuredMs, double predictedMs, double repeatMs,
+                              double fastShare) {
         double relativeError() {
             return Math.abs(predictedMs - measuredMs) / measuredMs;
         }
+
+        /**
+         * The error of predicting this run by the mean of it and its repeat: |m1 − m2| / (m1 + m2). A
+         * model that knew the device's true mean would err about this much from run-to-run noise alone.
+         */
+        double repeatError() {
+            return Math.abs(measuredMs - repeatMs) / (measuredMs + repeatMs);
+        }
+    }
+
+    /** Per device and request class what the calibration found: the topology and the mean share of IOs in the fast mode. */
+    public record Topology(String device, RequestClass requestClass, boolean raidStation, double meanFastShare) {
     }
 
     public record Result(List<DeviceUnderTest> devices, List<ScoredPoint> points, List<String> failures,
-                         Map<String, Integer> calibrationPoints, Map<String, Double> calibrationSimulatedSeconds) {
+                         Map<String, Integer> calibrationPoints, Map<String, Double> calibrationSimulatedSeconds,
+                         List<Topology> topologies) {
     }
 
     private final long measuredIos;
@@ -137,6 +155,7 @@ public final class QueueingAccuracyBenchmark {
         List<String> failures = new ArrayList<>();
         Map<String, Integer> calibrationPoints = new LinkedHashMap<>();
         Map<String, Double> calibrationSeconds = new LinkedHashMap<>();
+        List<Topology> topologies = new ArrayList<>();
         ModelRegistry registry = ModelRegistry.withBuiltInModels();
         for (int d = 0; d < devices.size(); d++) {
             DeviceUnderTest device = devices.get(d);
@@ -161,8 +180,17 @@ public final class QueueingAccuracyBenchmark {
             for (var e : Map.of(QUEUEING, separated, QUEUEING_MEANS, means).entrySet()) {
                 QueueingNetworkModel model = new QueueingNetworkModel();
                 try {
-                    model.calibrate(e.getValue());
+                    Map<String, Double> parameters = model.calibrate(e.getValue());
                     queueing.put(e.getKey(), model);
+                    if (e.getKey().equals(QUEUEING)) {
+                        for (RequestClass c : RequestClass.values()) {
+                            String prefix = c.name().toLowerCase(java.util.Locale.ROOT) + ".raid.";
+                            double fast = separated.stream().filter(p -> p.requestClass() == c)
+                                    .mapToDouble(CalibrationPoint::hitShare).average().orElse(Double.NaN);
+                            topologies.add(new Topology(device.name(), c,
+                                    parameters.keySet().stream().anyMatch(k -> k.startsWith(prefix)), fast));
+                        }
+                    }
                 } catch (IllegalArgumentException ex) {
                     failures.add(device.name() + " " + e.getKey() + ": " + ex.getMessage());
                 }
@@ -181,9 +209,12 @@ public final class QueueingAccuracyBenchmark {
             }
             List<Run> validation = validationDesign(new Random(base + 30_000));
             List<ClosedLoopMeasurement.StreamsResult> measured = measure(bench, validation, base + 40_000, executor);
+            List<ClosedLoopMeasurement.StreamsResult> repeated = measure(bench, validation, base + 60_000, executor);
             for (int i = 0; i < validation.size(); i++) {
                 Run r = validation.get(i);
                 double m = measured.get(i).meanLatencyMs();
+                double again = repeated.get(i).meanLatencyMs();
+                double fast = measured.get(i).fastShare();
                 List<ClassLoad> classes = new ArrayList<>();
                 List<Workload> workloads = new ArrayList<>();
                 for (int v = 0; v < r.vms(); v++) {
@@ -199,11 +230,11 @@ public final class QueueingAccuracyBenchmark {
                     } else {
                         continue;
                     }
-                    points.add(new ScoredPoint(device.name(), kind, r, m, predicted));
+                    points.add(new ScoredPoint(device.name(), kind, r, m, predicted, again, fast));
                 }
             }
         }
-        return new Result(devices, points, failures, calibrationPoints, calibrationSeconds);
+        return new Result(devices, points, failures, calibrationPoints, calibrationSeconds, topologies);
     }
 
     private static List<ClosedLoopMeasurement.StreamsResult> measure(ClosedLoopMeasurement bench, List<Run> runs, long seed,
