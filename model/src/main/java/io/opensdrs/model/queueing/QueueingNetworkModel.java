@@ -38,9 +38,10 @@ import java.util.Map;
  * a RAID visit (R − R_h)/p1, and the stations hold n_cache = X·R_h and n_raid = t − n_cache
  * requests. Each μ is fitted against the load an arriving request finds, 1 + n·(t − 1)/t
  * (Schweitzer's arrival estimate, the one the solver applies), so that calibrating and solving
- * agree; with one station that load is t and μ is the response time itself, as in the paper. p1
- * is fitted with the same terms (the paper uses one mean per regime; its regimes s1/s2 are not
- * modelled separately here — the ln f and t terms carry them).
+ * agree; with one station that load is t and μ is the response time itself, as in the paper.
+ * Random reads get the paper's two thread regimes, s1 up to 30 requests at the station and s2
+ * above ({@link LoadRegimes}); the other classes' cases are cached and uncached data, which the
+ * ln f terms carry. p1 is fitted with Eq. 2's terms (the paper uses one mean per regime).
  *
  * <p>Through {@link DatastoreModel} the model sees {@link Workload}s, which carry no working set:
  * it uses the size given at construction for every observation and prediction (the datastore's
@@ -54,7 +55,7 @@ public final class QueueingNetworkModel implements DatastoreModel {
     static final double MIN_SPLIT = 0.05;
 
     /** The fitted stations of one request class. */
-    record ClassStations(ServiceTimeRegression cache, ServiceTimeRegression raid, ServiceTimeRegression missShare,
+    record ClassStations(LoadRegimes cache, LoadRegimes raid, ServiceTimeRegression missShare,
                          double cacheFloorMs, double raidFloorMs) {
         boolean twoStations() {
             return raid != null;
@@ -112,10 +113,10 @@ public final class QueueingNetworkModel implements DatastoreModel {
             try {
                 ClassStations s = calibrateClass(e.getValue());
                 fitted.put(e.getKey(), s);
-                describe(prefix + "cache.", s.cache(), parameters);
+                s.cache().describe(prefix + "cache.", parameters);
                 if (s.twoStations()) {
-                    describe(prefix + "raid.", s.raid(), parameters);
-                    describe(prefix + "p1.", s.missShare(), parameters);
+                    s.raid().describe(prefix + "raid.", parameters);
+                    LoadRegimes.describe(prefix + "p1.", s.missShare(), parameters);
                 }
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(e.getKey().name().toLowerCase(Locale.ROOT) + ": " + ex.getMessage(), ex);
@@ -147,7 +148,7 @@ public final class QueueingNetworkModel implements DatastoreModel {
             }
         }
         // Fig. 6: one station holding all t clients; μ(t) is the response time (§IV-C.2)
-        ServiceTimeRegression cache = ServiceTimeRegression.calibrate(t, s, f, r, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
+        LoadRegimes cache = LoadRegimes.calibrate(t, s, f, r, PRUNE_ABOVE, splitsByLoad(ps));
         return new ClassStations(cache, null, null, floor(r), Double.NaN);
     }
 
@@ -176,17 +177,21 @@ public final class QueueingNetworkModel implements DatastoreModel {
         if (raidRows.size() < n / 2 || raidRows.size() < 8) {
             return null;
         }
-        ServiceTimeRegression cache = ServiceTimeRegression.calibrate(aCache, s, f, rCache, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
+        LoadRegimes cache = LoadRegimes.calibrate(aCache, s, f, rCache, PRUNE_ABOVE, splitsByLoad(ps));
         double[][] cols = new double[4][raidRows.size()];
         for (int i = 0; i < raidRows.size(); i++) {
             for (int c = 0; c < 4; c++) {
                 cols[c][i] = raidRows.get(i)[c];
             }
         }
-        ServiceTimeRegression raid = ServiceTimeRegression.calibrate(cols[0], cols[1], cols[2], cols[3],
-                ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
+        LoadRegimes raid = LoadRegimes.calibrate(cols[0], cols[1], cols[2], cols[3], PRUNE_ABOVE, splitsByLoad(ps));
         ServiceTimeRegression p1 = ServiceTimeRegression.calibrate(t, s, f, miss, ServiceTimeRegression.equation2Terms(), PRUNE_ABOVE);
         return new ClassStations(cache, raid, p1, floor(rCache), floor(cols[3]));
+    }
+
+    /** The paper's thread regimes s1/s2 (§IV-D.2) are those of random reads. */
+    private static boolean splitsByLoad(List<CalibrationPoint> ps) {
+        return ps.get(0).requestClass() == RequestClass.RANDOM_READ;
     }
 
     /** Schweitzer's estimate of the load an arriving request finds, itself included: 1 + n·(t − 1)/t. */
@@ -201,14 +206,6 @@ public final class QueueingNetworkModel implements DatastoreModel {
             min = Math.min(min, v);
         }
         return Math.max(1e-4, min / 10);
-    }
-
-    private static void describe(String prefix, ServiceTimeRegression reg, Map<String, Double> out) {
-        double[] c = reg.coefficients();
-        out.put(prefix + "const", c[0]);
-        for (int i = 0; i < reg.terms().size(); i++) {
-            out.put(prefix + reg.terms().get(i), c[i + 1]);
-        }
     }
 
     /** The request classes calibrated so far. */

@@ -125,7 +125,7 @@ class QueueingNetworkModelTest {
         List<CalibrationPoint> out = new ArrayList<>();
         for (double f : new double[] {2, 8, 32, 100}) {
             for (double s : new double[] {4, 16, 64}) {
-                for (double t : new double[] {1, 8, 16, 32, 64}) {
+                for (double t : new double[] {1, 8, 16, 24, 40, 56, 64}) {
                     var sol = truth(new double[] {t}, new double[] {s}, f);
                     double hitMs = sol.queueLength()[0][0] / sol.throughputPerMs()[0];
                     double r = sol.responseTimeMs()[0] * (1 + noise * rnd.nextGaussian());
@@ -141,7 +141,7 @@ class QueueingNetworkModelTest {
     void calibratesCacheAndRaidStationsFromSeparatedResponseTimes() {
         QueueingNetworkModel model = new QueueingNetworkModel();
         var parameters = model.calibrate(separatedRuns(new Random(5), 0.02));
-        assertThat(parameters).containsKeys("random_read.raid.const", "random_read.p1.ln f");
+        assertThat(parameters).containsKeys("random_read.raid.s1.const", "random_read.raid.s2.const", "random_read.p1.ln f");
         // interpolation and extrapolation to more threads, one VM
         double worst = 0;
         for (double f : new double[] {5, 50}) {
@@ -186,6 +186,33 @@ class QueueingNetworkModelTest {
         var both = model.solve(List.of(new ClassLoad(RequestClass.RANDOM_READ, 20, 16),
                 new ClassLoad(RequestClass.SEQUENTIAL_WRITE, 20, 16)), 1);
         assertThat(both.responseTimeMs()[0]).isGreaterThan(readsAlone * 1.2);
+    }
+
+    /** A station whose service time bends at 30 threads (Noorshams §IV-D.2's cases s1 and s2). */
+    private static double kinked(double t) {
+        return t <= 30 ? 0.1 * t + 2 : 0.5 * t - 10;
+    }
+
+    @Test
+    void randomReadsGetTheTwoThreadRegimesOtherClassesDoNot() {
+        List<Observation> obs = new ArrayList<>();
+        for (double t : new double[] {1, 5, 10, 20, 30, 40, 50, 64, 80, 100}) {
+            for (double size : new double[] {4, 16, 64}) {
+                obs.add(new Observation(new Workload(t, size, 1, 1), kinked(t) + 0.01 * size));
+                obs.add(new Observation(new Workload(t, size, 1, 0), kinked(t) + 0.01 * size));
+            }
+        }
+        QueueingNetworkModel model = new QueueingNetworkModel();
+        var fit = model.fit(obs);
+        assertThat(fit.parameters()).containsKey("random_read.cache.s1.t").containsKey("random_read.cache.s2.t");
+        assertThat(fit.parameters().keySet()).noneMatch(k -> k.startsWith("sequential_read.cache.s"));
+        for (double t : new double[] {8, 25, 45, 90, 120}) {
+            double measured = kinked(t) + 0.16;
+            assertThat(model.predict(new Workload(t, 16, 1, 1)).latencyMs() / measured - 1).isBetween(-0.01, 0.01);
+        }
+        // one line through the bend misses it
+        double sequential = model.predict(new Workload(8, 16, 1, 0)).latencyMs();
+        assertThat(Math.abs(sequential / (kinked(8) + 0.16) - 1)).isGreaterThan(0.2);
     }
 
     @Test
