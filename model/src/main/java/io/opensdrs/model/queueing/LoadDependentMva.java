@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Exact Mean Value Analysis of a closed single-class network with load-dependent stations
  * (Reiser and Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
- * J. ACM 27(2), 1980, §4; Lazowska et al., QSP, ch. 20). With V_k visits to station k,
+ * J. ACM 27(2), 1980; Lazowska et al., QSP, appendix "Load Dependent Service Centers"). With V_k visits to station k,
  * completion rate r_k(j) with j present, think time Z and marginal probabilities p_k(j | n):
  * <pre>
  *   R_k(n)   = Σ_{j=1..n} j / r_k(j) · p_k(j−1 | n−1)

@@ -5,7 +5,7 @@ import java.util.function.DoubleUnaryOperator;
 /**
  * A service station of a closed queueing network, described by its completion rate with j
  * customers present (per ms): the general load-dependent station of Reiser and Lavenberg
- * (J. ACM 27(2), 1980, §4), of which a single FCFS server (rate 1/S) and a delay station
+ * (J. ACM 27(2), 1980), of which a single FCFS server (rate 1/S) and a delay station
  * (rate j/S) are special cases.
  *
  * <p>Noorshams et al. calibrate each station's mean service time μ as a function of the load t
@@ -55,7 +55,7 @@ public interface Station {
 
     /**
      * Noorshams' load-dependent station: a visit takes μ(t) ms when t requests are present,
-     * so the station completes t/μ(t) per ms (Noorshams §IV-C; FES, Lazowska et al., QSP ch. 9).
+     * so the station completes t/μ(t) per ms (Noorshams §IV-C; the flow-equivalent server of Lazowska et al., QSP, "Flow Equivalence and Hierarchical Modeling").
      * μ is floored at {@code floorMs} because a fitted polynomial may dip below zero outside its data.
      */
     static Station flowEquivalent(DoubleUnaryOperator mu, double floorMs) {
