@@ -26,7 +26,7 @@ import java.util.function.Predicate;
 @Command(name = "b1q", mixinStandardHelpOptions = true,
         description = {"B1q queueing-model accuracy (Noorshams et al. §V): calibrate the queueing network per request class "
                 + "from response times (threads x sizes x working sets), then predict held-out runs: random configurations "
-                + "inside the calibrated ranges, more threads, and 2 and 3 VMs. Pesto's LQ line predicts the same points.",
+                + "inside the calibrated ranges, more threads, and 2 and 3 VMs. Pesto's LQ line and Romano (agent design) predict the same points.",
                 "Prints the mean and worst relative error of response time per scenario and model."})
 public final class B1qCommand implements Callable<Integer> {
     @Option(names = {"--devices", "--device"}, split = ",", description = "device profiles (default: the four calibrated ones)")

@@ -9,6 +9,7 @@ import io.opensdrs.model.queueing.CalibrationPoint;
 import io.opensdrs.model.queueing.ClassLoad;
 import io.opensdrs.model.queueing.QueueingNetworkModel;
 import io.opensdrs.model.queueing.RequestClass;
+import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +26,8 @@ import java.util.concurrent.Future;
  * predict mean response times the calibration never saw — random configurations inside the
  * calibrated ranges (interpolation, §V-A, Table I), more threads than calibrated (§V-B), and the
  * load spread over 2 and 3 VMs (§V-C, Table II) — each measured on a fresh emulated device.
- * Pesto's LQ line, fitted from the host agent's injector runs, predicts the same points.
+ * Pesto's LQ line, fitted from the host agent's injector runs, and Romano's model, fitted from the
+ * agent's short calibration design, predict the same points (several VMs as their aggregate, each model's own).
  */
 public final class QueueingAccuracyBenchmark {
 
@@ -50,7 +52,9 @@ public final class QueueingAccuracyBenchmark {
     public static final String QUEUEING_MEANS = "queueing-means";
     public static final String PESTO = "pesto";
     public static final String PESTO_4K = ModelAccuracyBenchmark.PESTO_AS_PUBLISHED;
-    public static final List<String> MODELS = List.of(QUEUEING, QUEUEING_MEANS, PESTO, PESTO_4K);
+    /** Romano fitted from the host agent's short calibration design ({@link CalibrationDesign#romanoAgentCalibration}). */
+    public static final String ROMANO = ModelAccuracyBenchmark.ROMANO_AGENT;
+    public static final List<String> MODELS = List.of(QUEUEING, QUEUEING_MEANS, PESTO, PESTO_4K, ROMANO);
     public static final List<String> SCENARIOS = List.of("interpolation", "more threads", "2 VMs", "3 VMs");
 
     /** One measured run: VMs × threads of one class and size, each VM over its own working set. */
@@ -196,7 +200,7 @@ public final class QueueingAccuracyBenchmark {
                 }
             }
             List<Observation> injector = bench.measureAll(CalibrationDesign.pestoInjector(), base + 20_000, executor);
-            Map<String, DatastoreModel> pesto = new LinkedHashMap<>();
+            Map<String, DatastoreModel> pesto = new LinkedHashMap<>(); // and romano: the models behind DatastoreModel
             for (String kind : List.of(PESTO, PESTO_4K)) {
                 DatastoreModel model = registry.create(LqSlopeModel.NAME);
                 try {
@@ -206,6 +210,13 @@ public final class QueueingAccuracyBenchmark {
                 } catch (IllegalArgumentException ex) {
                     failures.add(device.name() + " " + kind + ": " + ex.getMessage());
                 }
+            }
+            DatastoreModel romano = registry.create(RomanoModel.NAME);
+            try {
+                romano.fit(bench.measureAll(CalibrationDesign.romanoAgentCalibration(), base + 25_000, executor));
+                pesto.put(ROMANO, romano);
+            } catch (IllegalArgumentException ex) {
+                failures.add(device.name() + " " + ROMANO + ": " + ex.getMessage());
             }
             List<Run> validation = validationDesign(new Random(base + 30_000));
             List<ClosedLoopMeasurement.StreamsResult> measured = measure(bench, validation, base + 40_000, executor);

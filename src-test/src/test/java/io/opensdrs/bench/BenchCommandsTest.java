@@ -71,8 +71,8 @@ class BenchCommandsTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         assertThat(r.out()).contains("interpolation", "more threads", "2 VMs", "3 VMs", "repeat floor",
                 "goal queueing mean relative error ≤ 5 %");
-        // per class: 1 interpolation + 8 more-threads + 6 + 6 VM runs, each scored by four models
-        assertThat(Files.readAllLines(csv)).hasSize(1 + 4 * 21 * 4);
+        // per class: 1 interpolation + 8 more-threads + 6 + 6 VM runs, each scored by five models
+        assertThat(Files.readAllLines(csv)).hasSize(1 + 4 * 21 * 5);
     }
 
     @Test
