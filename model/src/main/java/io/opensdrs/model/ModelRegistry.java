@@ -2,7 +2,7 @@ package io.opensdrs.model;
 
 import io.opensdrs.model.basil.BasilModel;
 import io.opensdrs.model.pesto.LqSlopeModel;
-import io.opensdrs.model.queueing.LoadDependentStationModel;
+import io.opensdrs.model.queueing.QueueingNetworkModel;
 import io.opensdrs.model.romano.RomanoModel;
 
 import java.util.Collections;
@@ -22,7 +22,7 @@ public final class ModelRegistry {
         registry.register(BasilModel.NAME, BasilModel::new);
         registry.register(LqSlopeModel.NAME, LqSlopeModel::new);
         registry.register(RomanoModel.NAME, RomanoModel::new);
-        registry.register(LoadDependentStationModel.NAME, LoadDependentStationModel::new);
+        registry.register(QueueingNetworkModel.NAME, QueueingNetworkModel::new);
         return registry;
     }
 

@@ -194,6 +194,7 @@ public final class B2Command implements Callable<Integer> {
             }
         }
         out.println();
+        printAutoKinds(r, out);
         for (BalancingQualityBenchmark.Row row : r.rows()) {
             if (row.strategy().equals(BalancingTrial.AUTO)) {
                 printAutoGoal(r, row, out);
@@ -242,6 +243,35 @@ public final class B2Command implements Callable<Integer> {
     }
 
     /** Issue 41's goals for what the server would run, per group, against the reference and the baselines. */
+    /**
+     * The model kind auto chose per datastore (by held-out accuracy, {@link BalancingTrial#autoState}), counted per group
+     * over its worlds' first runs, from the plan's "auto ran … on …" note.
+     */
+    static void printAutoKinds(BalancingQualityBenchmark.Result r, PrintStream out) {
+        java.util.Map<String, java.util.Map<String, Integer>> byGroup = new java.util.TreeMap<>();
+        for (BalancingTrial.Outcome o : r.outcomes()) {
+            if (!o.strategy().equals(BalancingTrial.AUTO)) {
+                continue;
+            }
+            for (String line : o.plan()) {
+                int at = line.indexOf("auto ran ");
+                int on = at < 0 ? -1 : line.indexOf(" on ", at);
+                if (on < 0 || line.startsWith("note: run ") && !line.startsWith("note: run 1: ")) {
+                    continue;
+                }
+                for (String ds : line.substring(on + 4).split(", ")) {
+                    String kind = ds.substring(ds.lastIndexOf(' ') + 1);
+                    byGroup.computeIfAbsent(o.group(), g -> new java.util.TreeMap<>()).merge(kind, 1, Integer::sum);
+                }
+            }
+        }
+        byGroup.forEach((group, kinds) -> {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "auto's model per datastore (%s, held-out accuracy):", group));
+            kinds.forEach((kind, n) -> line.append(String.format(Locale.ROOT, " %s %d", kind, n)));
+            out.println(line);
+        });
+    }
+
     private static void printAutoGoal(BalancingQualityBenchmark.Result r, BalancingQualityBenchmark.Row auto, PrintStream out) {
         List<BalancingQualityBenchmark.Row> baselines = new ArrayList<>();
         for (BalancingQualityBenchmark.Row row : r.rows()) {

@@ -15,6 +15,7 @@ import io.opensdrs.model.DatastoreModel;
 import io.opensdrs.model.Observation;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.pesto.LqSlopeModel;
+import io.opensdrs.model.queueing.QueueingNetworkModel;
 import io.opensdrs.model.romano.RomanoModel;
 import io.opensdrs.scenario.HostSpec;
 import io.opensdrs.scenario.InvalidScenarioException;
@@ -355,19 +356,24 @@ public final class BalancingTrial {
      * that predicts its held-out observations best — the datastore-wide totals of the windows
      * (Σ O and the IO-weighted size, read share, randomness and latency of its disks, as the
      * server's passive observations are), which no model was fitted to. The kinds are those B2
-     * calibrates: the LQ model from the injector's runs and Romano's from its calibration design.
+     * calibrates: the LQ model from the injector's runs, Romano's from its calibration design and
+     * the queueing network from its per-class design ({@link CalibrationDesign#queueingCalibration}).
      * A datastore without IO has nothing to score a kind on and keeps the LQ model, as the server
      * keeps Pesto's until a kind has been scored.
      */
     ClusterState autoState(World world, List<List<DiskWindow>> windows) {
         Map<String, List<Observation>> heldOut = datastoreObservations(windows);
         return clusterState(world, windows, (device, datastore) -> {
+            List<Observation> held = heldOut.getOrDefault(datastore, List.of());
             DatastoreModel best = model(device, LqSlopeModel.NAME);
-            double bestError = meanAbsoluteError(best, heldOut.getOrDefault(datastore, List.of()));
-            DatastoreModel romano = model(device, RomanoModel.NAME);
-            double romanoError = meanAbsoluteError(romano, heldOut.getOrDefault(datastore, List.of()));
-            if (romanoError < bestError || best == null) {
-                return romano;
+            double bestError = meanAbsoluteError(best, held);
+            for (String kind : List.of(RomanoModel.NAME, QueueingNetworkModel.NAME)) {
+                DatastoreModel candidate = model(device, kind);
+                double error = meanAbsoluteError(candidate, held);
+                if (candidate != null && (error < bestError || best == null)) {
+                    best = candidate;
+                    bestError = error;
+                }
             }
             return best;
         });
@@ -560,6 +566,9 @@ public final class BalancingTrial {
         if (strategy.equals(RomanoModel.NAME) || strategy.equals("per-io") && "romano".equals(System.getProperty("diag.model"))) {
             model = new RomanoModel();
             obs = injector.of(device, "romano-balancing", CalibrationDesign.romanoBalancingCalibration());
+        } else if (strategy.equals(QueueingNetworkModel.NAME)) {
+            model = new QueueingNetworkModel();
+            obs = injector.of(device, "queueing", CalibrationDesign.queueingCalibration());
         } else {
             model = new LqSlopeModel();
             obs = injector.of(device, "pesto-injector", CalibrationDesign.pestoInjector());

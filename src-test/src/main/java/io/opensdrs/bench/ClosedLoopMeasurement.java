@@ -76,39 +76,82 @@ public final class ClosedLoopMeasurement {
 
     /** Runs {@code w} and returns what was measured: mean latency and IOPS of the measured interval. */
     public Observation measure(Workload w, long seed) {
+        StreamsResult r = measureStreams(List.of(w), capacityBytes, Double.NaN, seed);
+        return new Observation(w, r.meanLatencyMs(), r.iops());
+    }
+
+    /**
+     * What a run of several closed-loop streams on one device measured: the mean latency of all
+     * measured IOs, the IOPS, per stream the mean latency, and — when a fast-mode bound was given —
+     * the share of IOs that completed at or under it and their mean latency (NaN otherwise); and the
+     * simulated time the run took, warm-up and preconditioning included.
+     */
+    public record StreamsResult(double meanLatencyMs, double iops, double[] streamLatencyMs, double fastShare,
+                                double fastMeanMs, double simulatedMs) {
+    }
+
+    /**
+     * Runs {@code streams} together on one fresh device (as VMs sharing a datastore), stream i
+     * over its own {@code spanBytes} region starting at i × spanBytes (its working set), with the
+     * same warm-up, write preconditioning and measured interval as {@link #measure}; the measured
+     * interval counts {@code measuredIos} IOs of all streams together. {@code fastBelowMs}: IOs
+     * completing within it are counted as the fast (cache) mode; NaN to skip the separation.
+     */
+    public StreamsResult measureStreams(List<Workload> streams, long spanBytes, double fastBelowMs, long seed) {
+        if (streams.isEmpty() || (long) streams.size() * spanBytes > capacityBytes) {
+            throw new IllegalArgumentException("need 1.." + capacityBytes / Math.max(1, spanBytes)
+                    + " streams of " + spanBytes + " bytes on this LUN, got " + streams.size());
+        }
         Simulation sim = new Simulation();
         StorageDevice device = DeviceProfiles.build(sim, profile, capacityBytes, seed);
-        DiskLocation where = new DiskLocation("bench", device, 0);
         long[] completed = {0};
         double[] written = {0};
         long[] counted = {0};
         double[] latencySum = {0};
+        long[] fast = {0};
+        double[] fastSum = {0};
         double[] measureFrom = {Double.POSITIVE_INFINITY};
-        IoObserver observer = new IoObserver() {
-            @Override
-            public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
-            }
+        int n = streams.size();
+        long[] streamCount = new long[n];
+        double[] streamSum = new double[n];
+        for (int i = 0; i < n; i++) {
+            Workload w = streams.get(i);
+            int stream = i;
+            DiskLocation where = new DiskLocation("bench", device, i * spanBytes);
+            IoObserver observer = new IoObserver() {
+                @Override
+                public void issued(double now, long diskOffset, int sizeBytes, boolean read) {
+                }
 
-            @Override
-            public void completed(double now, IoRequest io) {
-                completed[0]++;
-                if (!io.read()) {
-                    written[0] += io.sizeBytes();
+                @Override
+                public void completed(double now, IoRequest io) {
+                    completed[0]++;
+                    if (!io.read()) {
+                        written[0] += io.sizeBytes();
+                    }
+                    if (io.submittedAt() >= measureFrom[0]) {
+                        counted[0]++;
+                        latencySum[0] += io.latencyMs();
+                        streamCount[stream]++;
+                        streamSum[stream] += io.latencyMs();
+                        if (io.latencyMs() <= fastBelowMs) {
+                            fast[0]++;
+                            fastSum[0] += io.latencyMs();
+                        }
+                    }
                 }
-                if (io.submittedAt() >= measureFrom[0]) {
-                    counted[0]++;
-                    latencySum[0] += io.latencyMs();
-                }
-            }
-        };
-        WorkloadSpec spec = new WorkloadSpec(Math.max(1, Math.round(w.outstandingIos())), w.ioSizeKb(),
-                w.readFraction() * 100, w.randomFraction() * 100, 0.0, null);
-        new VirtualDiskWorkload(sim, "bench", capacityBytes, spec, () -> where, observer, seed * 31 + 7).start();
+            };
+            WorkloadSpec spec = new WorkloadSpec(Math.max(1, Math.round(w.outstandingIos())), w.ioSizeKb(),
+                    w.readFraction() * 100, w.randomFraction() * 100, 0.0, null);
+            new VirtualDiskWorkload(sim, i == 0 ? "bench" : "bench" + i, spanBytes, spec, () -> where, observer,
+                    seed * 31 + 7 + 1_000L * i).start();
+        }
+        boolean writes = streams.stream().anyMatch(w -> w.readFraction() < 1);
         double step = 50;
         while (completed[0] < warmupIos && sim.now() < MAX_WARMUP_MS) {
             sim.runUntil(sim.now() + step);
         }
-        if (w.readFraction() < 1) {
+        if (writes) {
             while (written[0] < preconditionBytes && sim.now() < MAX_PRECONDITION_MS) {
                 sim.runUntil(sim.now() + step);
             }
@@ -120,9 +163,16 @@ public final class ClosedLoopMeasurement {
         }
         double seconds = (sim.now() - start) / 1000;
         if (counted[0] == 0) {
-            throw new IllegalStateException("no IO completed for " + w + " on " + profile.name());
+            throw new IllegalStateException("no IO completed for " + streams + " on " + profile.name());
         }
-        return new Observation(w, latencySum[0] / counted[0], counted[0] / seconds);
+        double[] perStream = new double[n];
+        for (int i = 0; i < n; i++) {
+            perStream[i] = streamCount[i] == 0 ? Double.NaN : streamSum[i] / streamCount[i];
+        }
+        boolean separate = !Double.isNaN(fastBelowMs);
+        return new StreamsResult(latencySum[0] / counted[0], counted[0] / seconds, perStream,
+                separate ? (double) fast[0] / counted[0] : Double.NaN,
+                separate && fast[0] > 0 ? fastSum[0] / fast[0] : Double.NaN, sim.now());
     }
 
     /**

@@ -21,7 +21,7 @@ class BenchCommandsTest {
     void benchListsEveryBenchmarkCommand() {
         SdrsRun r = SdrsRun.of("bench", "--help");
         assertThat(r.exit()).isZero();
-        for (String b : List.of("b1", "b2", "b3", "b4", "b4v", "b5", "b6")) {
+        for (String b : List.of("b1", "b1q", "b2", "b3", "b4", "b4v", "b5", "b6")) {
             assertThat(r.out()).as(b).containsPattern("(?m)^\\s+" + b + "\\s");
         }
     }
@@ -50,6 +50,29 @@ class BenchCommandsTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("error: --ios must be ≥ 50");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void b1qRefusesBadValuesNamingTheOption() {
+        SdrsRun ios = SdrsRun.of("bench", "b1q", "--ios", "10");
+        assertThat(ios.exit()).isEqualTo(2);
+        assertThat(ios.err()).contains("error: --ios must be ≥ 50, got 10");
+        SdrsRun device = SdrsRun.of("bench", "b1q", "--devices", "no-such-disk");
+        assertThat(device.exit()).isEqualTo(2);
+        assertThat(device.err()).contains("--devices: unknown device profile no-such-disk");
+        assertThat(device.out()).isEmpty();
+    }
+
+    @Test
+    void b1qOnTheSsdPrintsEveryScenarioAndWritesEveryRun(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("b1q.csv");
+        SdrsRun r = SdrsRun.of("bench", "b1q", "--devices", "intel-d3-s4610", "--ios", "60", "--interpolation", "1",
+                "--threads", "1", "--csv", csv.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("interpolation", "more threads", "2 VMs", "3 VMs", "repeat floor",
+                "goal queueing mean relative error ≤ 5 %");
+        // per class: 1 interpolation + 8 more-threads + 6 + 6 VM runs, each scored by five models
+        assertThat(Files.readAllLines(csv)).hasSize(1 + 4 * 21 * 5);
     }
 
     @Test
