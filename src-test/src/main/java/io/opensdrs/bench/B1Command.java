@@ -3,10 +3,6 @@ package io.opensdrs.bench;
 import io.opensdrs.model.Prediction;
 import io.opensdrs.model.Workload;
 import io.opensdrs.model.romano.RomanoAggregation;
-import io.opensdrs.scenario.DatastoreSpec;
-import io.opensdrs.scenario.Scenario;
-import io.opensdrs.scenario.ScenarioCatalog;
-import io.opensdrs.testbed.device.DeviceProfiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -101,24 +97,7 @@ public final class B1Command implements Callable<Integer> {
     }
 
     private List<DeviceUnderTest> devices() throws Exception {
-        List<DeviceUnderTest> out = new ArrayList<>();
-        if (scenarios != null && !scenarios.isEmpty()) {
-            Map<String, DeviceUnderTest> distinct = new LinkedHashMap<>();
-            for (String f : scenarios) {
-                Scenario s = ScenarioCatalog.resolve(f);
-                for (DatastoreSpec d : s.datastores()) {
-                    DeviceUnderTest dut = new DeviceUnderTest(s.name() + "/" + d.name(), DeviceProfiles.resolve(d.device()),
-                            (long) (d.capacityGB() * (1L << 30)));
-                    distinct.putIfAbsent(dut.key(), dut);
-                }
-            }
-            out.addAll(distinct.values());
-        } else {
-            for (String name : deviceNames != null ? deviceNames : DeviceProfiles.calibrated()) {
-                out.add(DeviceUnderTest.calibrated(name));
-            }
-        }
-        return out;
+        return DeviceUnderTest.of(scenarios, deviceNames);
     }
 
     static void print(ModelAccuracyBenchmark.Result r, PrintStream out) {

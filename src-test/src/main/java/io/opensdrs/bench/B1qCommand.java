@@ -1,9 +1,6 @@
 package io.opensdrs.bench;
 
 import io.opensdrs.model.queueing.RequestClass;
-import io.opensdrs.scenario.DatastoreSpec;
-import io.opensdrs.scenario.Scenario;
-import io.opensdrs.scenario.ScenarioCatalog;
 import io.opensdrs.testbed.device.DeviceProfiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,10 +10,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -87,26 +82,14 @@ public final class B1qCommand implements Callable<Integer> {
     }
 
     private List<DeviceUnderTest> devices() throws Exception {
-        List<DeviceUnderTest> out = new ArrayList<>();
-        if (scenarios != null && !scenarios.isEmpty()) {
-            Map<String, DeviceUnderTest> distinct = new LinkedHashMap<>();
-            for (String f : scenarios) {
-                Scenario s = ScenarioCatalog.resolve(f);
-                for (DatastoreSpec d : s.datastores()) {
-                    DeviceUnderTest dut = new DeviceUnderTest(s.name() + "/" + d.name(), DeviceProfiles.resolve(d.device()),
-                            (long) (d.capacityGB() * (1L << 30)));
-                    distinct.putIfAbsent(dut.key(), dut);
-                }
-            }
-            out.addAll(distinct.values());
-        } else {
-            for (String name : deviceNames != null ? deviceNames : DeviceProfiles.calibrated()) {
+        if (scenarios == null || scenarios.isEmpty()) {
+            for (String name : deviceNames != null ? deviceNames : List.<String>of()) {
                 if (DeviceProfiles.byName(name).isEmpty()) {
                     throw new IllegalArgumentException("--devices: unknown device profile " + name);
                 }
-                out.add(DeviceUnderTest.calibrated(name));
             }
         }
+        List<DeviceUnderTest> out = DeviceUnderTest.of(scenarios, deviceNames);
         long needed = (long) (3 * QueueingAccuracyBenchmark.VM_WORKING_SET_GB * (1L << 30));
         long largest = (long) (QueueingAccuracyBenchmark.WORKING_SETS_GB[QueueingAccuracyBenchmark.WORKING_SETS_GB.length - 1] * (1L << 30));
         for (DeviceUnderTest d : out) {

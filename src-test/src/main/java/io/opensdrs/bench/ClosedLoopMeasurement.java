@@ -187,9 +187,14 @@ public final class ClosedLoopMeasurement {
             long s = seed + i;
             futures.add(executor.submit(() -> measure(w, s)));
         }
-        List<Observation> out = new ArrayList<>();
+        return results(futures);
+    }
+
+    /** Each future's result in order, once all have ended; a failed measurement's own exception ends the benchmark. */
+    static <T> List<T> results(List<Future<T>> futures) {
+        List<T> out = new ArrayList<>();
         try {
-            for (Future<Observation> f : futures) {
+            for (Future<T> f : futures) {
                 out.add(f.get());
             }
         } catch (InterruptedException e) {

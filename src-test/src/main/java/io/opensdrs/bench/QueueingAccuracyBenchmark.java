@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
@@ -261,17 +260,6 @@ public final class QueueingAccuracyBenchmark {
             long span = (long) (r.workingSetGbPerVm() * (1L << 30));
             futures.add(executor.submit(() -> bench.measureStreams(streams, span, CACHE_MODE_MS, s)));
         }
-        List<ClosedLoopMeasurement.StreamsResult> out = new ArrayList<>();
-        try {
-            for (Future<ClosedLoopMeasurement.StreamsResult> f : futures) {
-                out.add(f.get());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        }
-        return out;
+        return ClosedLoopMeasurement.results(futures);
     }
 }

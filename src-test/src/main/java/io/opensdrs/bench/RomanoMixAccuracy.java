@@ -13,7 +13,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
@@ -155,18 +154,7 @@ public final class RomanoMixAccuracy {
             futures.add(executor.submit(() -> score(device, fits, m, seed + m.index(), bench,
                     aggregateSeed + 4L * m.index())));
         }
-        List<MixPoint> out = new ArrayList<>();
-        try {
-            for (Future<List<MixPoint>> f : futures) {
-                out.addAll(f.get());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        }
-        return out;
+        return ClosedLoopMeasurement.results(futures).stream().flatMap(List::stream).toList();
     }
 
     private static List<MixPoint> score(DeviceUnderTest device, Map<String, RomanoModel> fits, Mix mix, long seed,
