@@ -268,6 +268,18 @@ public class MigrationRepository {
         return jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, datastoreId) != 0;
     }
 
+    /** The datastore cluster (StoragePod) a stored datastore belongs to; empty when it is in none. */
+    public Optional<String> clusterOf(String datastoreId) {
+        return jdbc.queryForList("SELECT cluster_moid FROM datastore WHERE moid = ? AND cluster_moid IS NOT NULL", String.class, datastoreId)
+                .stream().findFirst();
+    }
+
+    /** Whether the host mounts the datastore ({@code HostSystem.datastore}), as the stored inventory holds it. */
+    public boolean hostMounts(String hostId, String datastoreId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM host_datastore WHERE host_moid = ? AND datastore_moid = ?", Long.class,
+                hostId, datastoreId) != 0;
+    }
+
     /** A VM of the stored inventory: its host, home datastore and the bytes of its home. */
     public record StoredVm(String host, String home, long homeBytes) {
     }
