@@ -76,8 +76,7 @@ public class ApiErrors {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail type(MethodArgumentTypeMismatchException e) {
-        return badRequest(List.of(error(e.getName(), "cannot be read as " + (e.getRequiredType() == null ? "the expected type"
-                : e.getRequiredType().getSimpleName()) + ": '" + e.getValue() + "'")));
+        return badRequest(List.of(error(e.getName(), "must be " + RequestJsonErrors.kind(e.getRequiredType()) + ", not '" + e.getValue() + "'")));
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
@@ -92,15 +91,23 @@ public class ApiErrors {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadable(HttpMessageNotReadableException e) {
-        if (e.getCause() instanceof JsonMappingException) {
-            JsonMappingException j = (JsonMappingException) e.getCause();
-            String field = j.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+        String duplicate = RequestJsonErrors.duplicateKey(e.getCause());
+        if (duplicate != null) {
+            return badRequest(List.of(error(duplicate, "is given twice; give each property once")));
+        }
+        if (e.getCause() instanceof JsonMappingException j) {
+            String field = fieldOf(j.getPath());
             if (!field.isEmpty()) {
-                return badRequest(List.of(error(field, j.getOriginalMessage())));
+                return badRequest(List.of(error(field, RequestJsonErrors.message(j))));
             }
         }
         return badRequest(List.of(error("body", "the request body is not valid JSON of the expected shape")));
+    }
+
+    /** Jackson's path as the API names a field: {@code moves[0].diskKeys[1]}. */
+    static String fieldOf(List<JsonMappingException.Reference> path) {
+        return path.stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
     }
 
     @ExceptionHandler(NotFoundException.class)
