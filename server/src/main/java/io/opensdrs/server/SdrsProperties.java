@@ -59,15 +59,20 @@ public class SdrsProperties {
     public static class Security {
         @Valid
         private List<User> users = new ArrayList<>();
+        /** Failed logins in a row (per user name, per source address) before attempts are delayed. */
+        @jakarta.validation.constraints.Min(1)
+        private int loginFailuresBeforeDelay = 10;
 
         public List<User> getUsers() { return users; }
         public void setUsers(List<User> users) { this.users = users; }
+        public int getLoginFailuresBeforeDelay() { return loginFailuresBeforeDelay; }
+        public void setLoginFailuresBeforeDelay(int n) { this.loginFailuresBeforeDelay = n; }
     }
 
     public static class User {
         @NotBlank
         private String name;
-        /** Plain or {@code {bcrypt}...}; empty: generated at start-up and logged once. */
+        /** Plain or {@code {bcrypt}...}; empty: generated at start-up and written to {@code <data-dir>/<name>.password}. */
         private String password = "";
         @NotEmpty
         private List<String> roles = new ArrayList<>(List.of("ADMIN"));
