@@ -241,6 +241,7 @@ public class ClustersController {
             throw new InvalidFieldException("modelKind", "must be auto or one of " + models.kinds());
         }
         queries.cluster(clusterId);
+        policies.lockForChange(clusterId);
         // every check before the first write: a refused request changes nothing (SPEC §5)
         policies.check(clusterId, r.vmOverrides(), r.serviceClasses());
         ClusterSettings s = queries.settings(clusterId);
