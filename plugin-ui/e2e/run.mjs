@@ -558,6 +558,20 @@ try {
       }
       assert(evacuating, 'no datastore of the cluster got an evacuation recommendation on entering maintenance mode');
       const pendingBefore = (await pendingOf()).length;
+      // the engine made these: the recommendations page shows each one's explanation, as the server gives it
+      await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
+      let explained = 0;
+      for (const r of await pendingOf()) {
+        const e = await api(`/api/v1/recommendations/${r.id}/explanation`);
+        const why = await page.locator(`[data-testid="why-${r.id}"]`).innerText();
+        assert(why === e.summary, `recommendation ${r.id}: the page says "${why}", the server's explanation "${e.summary}"`);
+        const forecast = await page.locator(`[data-testid="forecast-${r.id}"]`).innerText();
+        for (const d of e.datastores) assert(forecast.includes(d.datastoreName), `recommendation ${r.id}: forecast "${forecast}" lacks ${d.datastoreName}`);
+        assert((await page.locator(`[data-testid="model-${r.id}"]`).innerText()) !== '—', `recommendation ${r.id}: no model shown`);
+        explained++;
+      }
+      assert(explained > 0, 'no pending recommendation to explain');
+      seen.push(`${explained} evacuation recommendations shown with the engine's explanation`);
       try {
         for (const on of [false, true]) {
           await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');

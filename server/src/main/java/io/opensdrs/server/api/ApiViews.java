@@ -83,10 +83,11 @@ public final class ApiViews {
     /**
      * @param diskKey the disk, when the recommendation moves one; null for several or the whole VM
      * @param homeOnly the VM's home alone moves (its configuration files), its disks stay
+     * @param explained the balancing engine made it and its explanation is at {@code /recommendations/{id}/explanation}
      */
     public record RecommendationView(long id, String vm, Integer diskKey, String source, String destination, String reason,
                                      Double benefit, Double cost, Double confidence, String state, String createdAt,
-                                     boolean homeOnly) {
+                                     boolean homeOnly, boolean explained) {
     }
 
     public record HistoryView(long id, String action, String detail, Long recommendationId, String occurredAt) {

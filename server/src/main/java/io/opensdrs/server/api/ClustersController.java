@@ -312,7 +312,7 @@ public class ClustersController {
         queries.cluster(clusterId);
         return migrations.recommendationsOf(clusterId, limit).stream().map(r -> new ApiViews.RecommendationView(r.id(), r.vmId(),
                 r.diskKey(), r.sourceDatastore(), r.destinationDatastore(), r.reasonCode(), r.benefit(), r.cost(), r.confidence(),
-                r.state(), r.createdAt().toString(), r.movesHome())).toList();
+                r.state(), r.createdAt().toString(), r.movesHome(), r.explained())).toList();
     }
 
     @GetMapping("/{clusterId}/sleds")

@@ -90,18 +90,19 @@ public class MigrationRepository {
     /** A recommendation as the REST API lists it: its single move's fields (null for several), state and whether it moves a home. */
     public record RecommendationRow(long id, String vmId, Integer diskKey, String sourceDatastore, String destinationDatastore,
                                     String reasonCode, Double benefit, Double cost, Double confidence, String state, Instant createdAt,
-                                    boolean movesHome) {
+                                    boolean movesHome, boolean explained) {
     }
 
     /** The cluster's newest {@code limit} recommendations, newest first. */
     public List<RecommendationRow> recommendationsOf(String clusterId, int limit) {
         return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"
                         + " r.confidence, r.state, r.created_at, EXISTS (SELECT 1 FROM migration_action a WHERE a.recommendation_id = r.id"
-                        + " AND a.home_only) FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                        + " AND a.home_only), EXISTS (SELECT 1 FROM recommendation_explanation e WHERE e.recommendation_id = r.id)"
+                        + " FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
                 (rs, i) -> new RecommendationRow(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
                         rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
                         (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
-                        rs.getTimestamp(11).toInstant(), rs.getBoolean(12)), clusterId);
+                        rs.getTimestamp(11).toInstant(), rs.getBoolean(12), rs.getBoolean(13)), clusterId);
     }
 
     public List<MigrationAction> actions(long recommendationId) {

@@ -217,6 +217,12 @@ abstract class BalancingIntegrationSuite {
         List<Long> recs = ids(run.get("recommendationIds"));
         assertThat(recs).as(run.toString()).isNotEmpty();
         assertThat(run.get("appliedRecommendationIds")).isEmpty();
+        // the list says which have an explanation, so the plugin asks only for those
+        for (JsonNode listed : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (recs.contains(listed.get("id").asLong())) {
+                assertThat(listed.get("explained").asBoolean()).as(listed.toString()).isTrue();
+            }
+        }
         for (long id : recs) {
             JsonNode r = call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200);
             assertThat(r.toString()).contains("PENDING");
@@ -513,6 +519,11 @@ abstract class BalancingIntegrationSuite {
         // another move of app while its home's task runs waits: vCenter would answer TaskInProgress
         JsonNode disk = call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "balanceDatastoreIOLoad",
                 "moves", List.of(Map.of("vmId", "vm-33", "diskKeys", List.of(2000), "destinationDatastoreId", "datastore-11"))), 201);
+        for (JsonNode row : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (row.get("id").asLong() == disk.get("id").asLong()) {
+                assertThat(row.get("explained").asBoolean()).as("an administrator's move has no explanation").isFalse();
+            }
+        }
         call(HttpMethod.POST, "/api/v1/recommendations/" + disk.get("id").asLong() + "/apply", null, 200);
         Thread.sleep(1500);
         assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + disk.get("id").asLong(), null, 200).at("/actions/0/state").asText())
