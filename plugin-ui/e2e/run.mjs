@@ -167,6 +167,12 @@ try {
       if (name === 'overview') {
         const rows = await page.locator('[data-testid="datastores-table"] tbody tr').count();
         assert(rows === datastores.length, `${rows} rows for ${datastores.length} datastores`);
+        // Storage DRS status: the server's pending count and its next run
+        const status = (await api(`/api/v1/clusters/${q(cluster.id)}`)).status;
+        const pendingShown = await page.locator('[data-testid="status-pending"]').innerText();
+        assert(pendingShown.startsWith(`${status.pendingRecommendations} pending`), `status shows "${pendingShown}", the server ${status.pendingRecommendations} pending`);
+        const next = await page.locator('[data-testid="status-next-run"]').innerText();
+        assert(status.nextRunAt ? next.startsWith('next run ') : next === 'no run scheduled', `next run shown "${next}", the server ${status.nextRunAt}`);
       }
       if (name === 'recommendations') {
         const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));

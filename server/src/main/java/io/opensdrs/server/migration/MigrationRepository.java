@@ -93,6 +93,12 @@ public class MigrationRepository {
                                     boolean movesHome, boolean explained) {
     }
 
+    /** How many of the cluster's recommendations await an administrator (PENDING). */
+    public long pendingOf(String clusterId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM recommendation WHERE cluster_moid = ? AND state = ?", Long.class, clusterId,
+                RecommendationState.PENDING.name());
+    }
+
     /** The cluster's newest {@code limit} recommendations, newest first. */
     public List<RecommendationRow> recommendationsOf(String clusterId, int limit) {
         return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"

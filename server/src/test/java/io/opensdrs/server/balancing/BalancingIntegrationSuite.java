@@ -217,6 +217,13 @@ abstract class BalancingIntegrationSuite {
         List<Long> recs = ids(run.get("recommendationIds"));
         assertThat(recs).as(run.toString()).isNotEmpty();
         assertThat(run.get("appliedRecommendationIds")).isEmpty();
+        // the cluster's Storage DRS status, as the overview shows it
+        JsonNode status = call(HttpMethod.GET, "/api/v1/clusters/group-p1", null, 200).get("status");
+        assertThat(status.get("pendingRecommendations").asLong()).as(status.toString()).isEqualTo(recs.size());
+        assertThat(status.get("lastRunTrigger").asText()).isEqualTo("manual");
+        assertThat(java.time.Instant.parse(status.get("lastRunAt").asText())).isBeforeOrEqualTo(clock.instant());
+        assertThat(java.time.Instant.parse(status.get("nextRunAt").asText())).as("scheduled 960 min after the last scheduled run")
+                .isAfter(clock.instant().plus(java.time.Duration.ofMinutes(900)));
         // the list says which have an explanation, so the plugin asks only for those
         for (JsonNode listed : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
             if (recs.contains(listed.get("id").asLong())) {
