@@ -651,9 +651,13 @@ try {
             await visit(`#/history?cluster=${q(cluster.id)}`, 'page-history');
             const historyRows = await page.locator('[data-testid="history-table"] tbody tr').allInnerTexts();
             assert(!historyRows.some((r) => moid.test(r)), `history page: ${historyRows.filter((r) => moid.test(r)).join(' | ')}`);
+            // reasons in the vSphere Client's words, not vSphere's API codes
+            const code = /\b(balanceDatastore\w+|datastoreMaint|datastoreSpaceOutage|virtualDisk\w*Affin|storagePlacement)\b/;
+            assert(!historyRows.some((r) => code.test(r)) && !faultRows.some((r) => code.test(r)),
+              `a raw reason code on the history or faults page: ${[...historyRows, ...faultRows].filter((r) => code.test(r)).join(' | ')}`);
             refused = `, ${planned} evacuation recommendations for ${evacuating} planned again; datastore page: `
               + leftTotal + ' ' + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')
-              + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid`;
+              + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid, no raw reason code`;
           }
           seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
         }

@@ -381,9 +381,9 @@ abstract class BalancingIntegrationSuite {
         // the faults page and the history name what the vSphere Client shows: VM db, ds-a, not vm-32, datastore-11
         JsonNode fault = call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).get(0);
         assertThat(fault.get("subject").asText()).isEqualTo("VM db on ds-a");
-        assertThat(fault.get("reason").asText()).isEqualTo("datastoreMaint: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
+        assertThat(fault.get("reason").asText()).isEqualTo("Datastore is entering maintenance mode: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("datastoreMaint: VM web from ds-a to ds-b (manual: awaiting approval)");
+                .contains("Datastore is entering maintenance mode: VM web from ds-a to ds-b (manual: awaiting approval)");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
         assertThat(status.get("state").asText()).isEqualTo("ENTERING");
         for (JsonNode l : status.get("left")) {
@@ -1141,7 +1141,7 @@ abstract class BalancingIntegrationSuite {
         }
         assertThat(vcenter.relocations).as("RelocateVM issued by the applier").containsExactly("vm-31 -> datastore-12");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("virtualDiskAntiAffin: VM web from ds-a to ds-b (automated)");
+                .contains("Fix virtual disk anti-affinity rule: VM web from ds-a to ds-b (automated)");
         assertThat(run.get("faults")).isEmpty();
 
         Map<String, Object> reset = settings("manual");
@@ -1249,7 +1249,7 @@ abstract class BalancingIntegrationSuite {
         assertThat(e.get("summary").asText()).isEqualTo("VM app keeps its VMDKs together but its home (configuration files, logs,"
                 + " swap) is on ds-a and its disks on ds-b; the home joins its disks on ds-b, the fewest bytes to copy");
         JsonNode history = call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200);
-        assertThat(history.toString()).contains("virtualDiskJointAffin: the home of VM app from ds-a to ds-b (manual: awaiting approval)");
+        assertThat(history.toString()).contains("Fix virtual disk affinity rule: the home of VM app from ds-a to ds-b (manual: awaiting approval)");
         JsonNode lastRun = null;
         for (JsonNode h : history) {
             if ("run".equals(h.get("action").asText()) && lastRun == null) {
