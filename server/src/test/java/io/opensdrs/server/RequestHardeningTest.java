@@ -147,7 +147,7 @@ class RequestHardeningTest {
     void noValueIsConvertedIntoAnotherKind() throws Exception {
         refused(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\":1}", 400, "enter");
         refused(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\":\"true\"}", 400, "enter");
-        String settings = JSON.writeValueAsString(settings());
+        String settings = JSON.writeValueAsString(ServerIntegrationSuite.validSettings());
         refused(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings.replace("\"spaceThresholdPct\":85", "\"spaceThresholdPct\":\"90\""),
                 400, "spaceThresholdPct");
         JsonNode fraction = refused(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings",
@@ -164,7 +164,7 @@ class RequestHardeningTest {
         assertThat(twice.path("detail").asText()).isEqualTo("enter: is given twice; give each property once");
         refused(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", "{\"reasonCode\":\"balanceDatastoreIOLoad\",\"moves\":[{"
                 + "\"vmId\":\"vm-32\",\"vmId\":\"vm-31\",\"destinationDatastoreId\":\"datastore-12\"}]}", 400, "moves[0].vmId");
-        String settings = JSON.writeValueAsString(settings());
+        String settings = JSON.writeValueAsString(ServerIntegrationSuite.validSettings());
         refused(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings.replace("{", "{\"vmOverrides\":[null],"), 400, "vmOverrides[0]");
         // a number no one means, which the parser refuses by its own limits: named as the body, without the parser's words
         refused(HttpMethod.POST, "/api/v1/datastores/ds-a/maintenance", "{\"enter\":" + "9".repeat(2000) + "}", 400, "body");
@@ -184,7 +184,7 @@ class RequestHardeningTest {
         for (String id : List.of("..", ".", "-rf", "a/b", "has space", "")) {
             refused(HttpMethod.POST, "/api/v1/agents", JSON.writeValueAsString(Map.of("agentId", id)), 400, "agentId");
         }
-        String settings = JSON.writeValueAsString(settings());
+        String settings = JSON.writeValueAsString(ServerIntegrationSuite.validSettings());
         refused(HttpMethod.PUT, "/api/v1/clusters/group-p1/settings", settings.replace("{", "{\"serviceClasses\":[{\"id\":\"..\","
                 + "\"deliveryBoundMs\":10,\"demandBoundIops\":100,\"demandBoundBytesPerSecond\":1000}],"), 400, "serviceClasses[0].id");
     }
@@ -423,20 +423,5 @@ class RequestHardeningTest {
             default -> List.of("123", "1.5", "true", "[]", "{}");
         });
         return others.get(rnd.nextInt(others.size()));
-    }
-
-    static Map<String, Object> settings() {
-        Map<String, Object> s = new TreeMap<>();
-        s.put("modelKind", "auto");
-        s.put("automationLevel", "manual");
-        s.put("spaceThresholdPct", 85);
-        s.put("minSpaceDifferencePct", 5);
-        s.put("latencyThresholdMs", 20);
-        s.put("ioImbalanceThreshold", 5);
-        s.put("loadBalanceIntervalMinutes", 960);
-        s.put("ioLoadBalanceEnabled", true);
-        s.put("keepVmdksTogether", true);
-        s.put("congestionAlpha", 0.9);
-        return s;
     }
 }
