@@ -7,9 +7,17 @@ import org.springframework.stereotype.Component;
 
 /**
  * Rebuilds the in-memory P² windows, and each disk's newest stored window, from the retained raw
- * batches at start-up, before the gRPC server accepts agents and before vCenter's counters are read
- * (both start in later lifecycle phases or after the application is ready). After a kill -9 the percentiles
- * therefore again count every accepted sample within the retention bound exactly once.
+ * batches after each start. After a kill -9 the percentiles therefore again count every accepted
+ * sample within the retention bound exactly once.
+ *
+ * <p>The rebuild runs on a thread of its own, started in this lifecycle phase, so that the server
+ * is up and healthy while a day of statistics is replayed; {@link StatisticsWarmup} keeps the rest
+ * after it: the gRPC server accepts agents only once it is done ({@code AgentGrpcServer}, a later
+ * phase), vCenter's counters read meanwhile wait to be stored ({@link DiskWindowIngestion}), reads of
+ * the percentiles wait and the REST API answers 503 naming the warm-up. So no window is stored or
+ * folded while the replay runs: the replay reads exactly the batches stored before this start, each
+ * once, in the order stored (P² panes depend on that order), and every later window is folded after
+ * them.
  */
 @Component
 public class StatisticsRecovery implements SmartLifecycle {
@@ -22,22 +30,42 @@ public class StatisticsRecovery implements SmartLifecycle {
     private final StatisticsRepository raw;
     private final WorkloadPercentiles percentiles;
     private final DiskWindowIngestion ingestion;
+    private final StatisticsWarmup warmup;
     private volatile boolean running;
 
-    public StatisticsRecovery(StatisticsRepository raw, WorkloadPercentiles percentiles, DiskWindowIngestion ingestion) {
+    public StatisticsRecovery(StatisticsRepository raw, WorkloadPercentiles percentiles, DiskWindowIngestion ingestion,
+                              StatisticsWarmup warmup) {
         this.raw = raw;
         this.percentiles = percentiles;
         this.ingestion = ingestion;
+        this.warmup = warmup;
     }
 
     @Override
     public void start() {
-        long t0 = System.nanoTime();
-        ingestion.clear();
-        raw.forEach(ingestion::replayed);
-        log.info("rebuilt P² percentiles from {} retained samples in {} ms", percentiles.folded(),
-                (System.nanoTime() - t0) / 1_000_000);
         running = true;
+        Thread t = new Thread(this::rebuild, "statistics-recovery");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void rebuild() {
+        long t0 = System.nanoTime();
+        log.info("rebuilding P² percentiles from the retained samples; the percentiles answer 503 until then");
+        try {
+            ingestion.clear();
+            raw.forEach(batch -> {
+                ingestion.replayed(batch);
+                warmup.replayed(percentiles.folded());
+            });
+            log.info("rebuilt P² percentiles from {} retained samples in {} ms", percentiles.folded(),
+                    (System.nanoTime() - t0) / 1_000_000);
+            warmup.done();
+        } catch (RuntimeException | Error e) {
+            log.error("rebuilding the P² percentiles from the retained samples failed after {} samples: statistics are"
+                    + " not accepted until the server is restarted", percentiles.folded(), e);
+            warmup.failed(e);
+        }
     }
 
     @Override

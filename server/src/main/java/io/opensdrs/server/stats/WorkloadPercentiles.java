@@ -31,9 +31,11 @@ public class WorkloadPercentiles {
     private final ConcurrentHashMap<String, SlidingPercentiles> datastores = new ConcurrentHashMap<>();
     private final LongAdder folded = new LongAdder();
     private final AtomicInteger rotation = new AtomicInteger();
+    private final StatisticsWarmup warmup;
 
-    public WorkloadPercentiles(SdrsProperties properties) {
+    public WorkloadPercentiles(SdrsProperties properties, StatisticsWarmup warmup) {
         this.windows = List.copyOf(properties.getStats().getWindows());
+        this.warmup = warmup;
     }
 
     /** The disk identity the statistics use: VM and device key, stable across storage vMotion. */
@@ -126,13 +128,25 @@ public class WorkloadPercentiles {
         return i;
     }
 
+    /**
+     * For the API, which answers rather than waits: throws {@link StatisticsWarmingException} while the
+     * percentiles are rebuilt after a start ({@link StatisticsWarmup}).
+     */
+    public void requireRebuilt() {
+        warmup.requireRebuilt();
+    }
+
+    /** Waits for the rebuild after a start ({@link StatisticsWarmup}): until then they hold part of the samples. */
     public Optional<WindowPercentiles> datastore(String name, Duration window) {
         int i = windowIndex(window);
+        warmup.await();
         return Optional.ofNullable(datastores.get(name)).map(s -> s.query(i));
     }
 
+    /** Waits for the rebuild, as {@link #datastore} does. */
     public Optional<WindowPercentiles> disk(String diskId, Duration window) {
         int i = windowIndex(window);
+        warmup.await();
         return Optional.ofNullable(disks.get(diskId)).map(s -> s.query(i));
     }
 
