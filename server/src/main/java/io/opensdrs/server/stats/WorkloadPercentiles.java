@@ -115,6 +115,16 @@ public class WorkloadPercentiles {
         return t != null ? t : map.computeIfAbsent(key, k -> new SlidingPercentiles(windows, publishing));
     }
 
+    /**
+     * Before a replay: the newest sample time of each disk ({@link #diskId}) and datastore the replay will
+     * fold, so that their trackers skip what the replay's end would reset away
+     * ({@link SlidingPercentiles#replayEndsAt}).
+     */
+    void replayEndsAt(Map<String, Long> newestByDisk, Map<String, Long> newestByDatastore) {
+        newestByDisk.forEach((id, t) -> tracker(disks, id, false).replayEndsAt(t));
+        newestByDatastore.forEach((name, t) -> tracker(datastores, name, true).replayEndsAt(t));
+    }
+
     /** Samples folded since start (including the replay). */
     public long folded() {
         return folded.sum();
