@@ -23,11 +23,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The agents' gRPC endpoint (grpc-netty-shaded), port {@code sdrs.grpc.port} (0: a free port).
- * Listens from its lifecycle phase, after {@link StatisticsRecovery} has started the rebuild of the
- * percentiles, but answers every call UNAVAILABLE until that rebuild is done ({@link StatisticsWarmup}):
- * no message is stored or folded while the stored batches are replayed, so none is counted twice,
- * and agents retry as after any restart. The port is bound at start, so a port in use still stops
- * the start.
+ * Listens from its lifecycle phase, but no call starts before the rebuild of the percentiles after
+ * the start is done ({@link StatisticsRecovery}, {@link StatisticsWarmup}): a call made meanwhile
+ * waits for it up to {@code sdrs.grpc.warmup-wait}, then is answered UNAVAILABLE and the agent retries
+ * as after any restart. So no message is stored or folded while the stored batches are replayed, and
+ * none is counted twice. The wait holds a gRPC executor thread, not a database connection. The port
+ * is bound at start, so a port in use still stops the start.
  */
 @Component
 public class AgentGrpcServer implements SmartLifecycle {
@@ -53,7 +54,7 @@ public class AgentGrpcServer implements SmartLifecycle {
         try {
             server = NettyServerBuilder.forAddress(new InetSocketAddress(config.getPort()))
                     .maxInboundMessageSize(config.getMaxMessageBytes())
-                    .addService(ServerInterceptors.intercept(service, auth, new WarmingGate(warmup)))
+                    .addService(ServerInterceptors.intercept(service, auth, new WarmingGate(warmup, config.getWarmupWait())))
                     .build()
                     .start();
         } catch (IOException e) {
@@ -100,19 +101,21 @@ public class AgentGrpcServer implements SmartLifecycle {
     }
 
     /**
-     * Closes every call UNAVAILABLE while the statistics are rebuilt. Intercepted last, so it runs first:
-     * not even an agent's registration is read meanwhile.
+     * Holds a call while the statistics are rebuilt, up to {@code wait}, then closes it UNAVAILABLE.
+     * Intercepted last, so it runs first: not even an agent's registration is read meanwhile.
      */
     static final class WarmingGate implements ServerInterceptor {
         private final StatisticsWarmup warmup;
+        private final java.time.Duration wait;
 
-        WarmingGate(StatisticsWarmup warmup) {
+        WarmingGate(StatisticsWarmup warmup, java.time.Duration wait) {
             this.warmup = warmup;
+            this.wait = wait;
         }
 
         @Override
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-            if (warmup.warming()) {
+            if (warmup.warming() && !warmup.awaitFor(wait)) {
                 call.close(Status.UNAVAILABLE.withDescription("the server is rebuilding its statistics after a start ("
                         + warmup.replayedSamples() + " samples replayed so far); retry shortly"), new Metadata());
                 return new ServerCall.Listener<>() {

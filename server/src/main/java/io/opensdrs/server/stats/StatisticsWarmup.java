@@ -43,6 +43,19 @@ public class StatisticsWarmup implements HealthIndicator {
         }
     }
 
+    /** Waits at most {@code timeout} for the rebuild; true when it has finished (false also when it failed). */
+    public boolean awaitFor(java.time.Duration timeout) {
+        try {
+            rebuilt.get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+    }
+
     /** Runs {@code action} once the rebuild has finished (now, on this thread, when it has); never when it failed. */
     public void whenRebuilt(Runnable action) {
         rebuilt.thenRun(action);

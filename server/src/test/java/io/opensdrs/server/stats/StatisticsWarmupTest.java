@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * B9: the server is healthy while the statistics are rebuilt after a start, and what arrives
  * meanwhile is counted exactly once. The replay is held half-way (a repository whose stored batches
  * are two batches with a latch between them, standing in for a day of statistics): health answers
- * 200, the percentiles answer 503 naming the warm-up, agents are refused UNAVAILABLE, and a read of
+ * 200, the percentiles answer 503 naming the warm-up, an agent's call waits (sdrs.grpc.warmup-wait) and
+ * is then refused UNAVAILABLE, and a read of
  * vCenter's counters waits; once the replay ends, the window read meanwhile is stored and folded
  * once, the window it repeats from the replay not at all.
  */
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
         "sdrs.balancing.addition-check-interval=PT1H",
         "sdrs.balancing.maintenance-check-interval=PT1H",
         "sdrs.balancing.congestion-interval=PT1H",
+        "sdrs.grpc.warmup-wait=PT0.5S",
 })
 @Import(StatisticsWarmupTest.HeldReplay.class)
 class StatisticsWarmupTest {
@@ -141,9 +143,11 @@ class StatisticsWarmupTest {
         assertThat(warming.path("title").asText()).isEqualTo("Statistics warming");
         assertThat(warming.path("replayedSamples").asLong()).isEqualTo(10);
         try (SimulatedAgent agent = new SimulatedAgent("localhost", grpcPort, "no-token-needed-to-be-refused")) {
+            long t = System.nanoTime();
             assertThatThrownBy(() -> agent.register("a", "esx-1", List.of(DS)))
                     .isInstanceOfSatisfying(StatusRuntimeException.class,
                             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+            assertThat((System.nanoTime() - t) / 1_000_000).as("ms the call waited").isGreaterThanOrEqualTo(450);
         }
 
         // vCenter's next read: the window of period 1 the replay has yet to fold (not stored again),
