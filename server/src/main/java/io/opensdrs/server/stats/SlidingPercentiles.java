@@ -85,21 +85,22 @@ final class SlidingPercentiles {
     }
 
     /**
-     * Before a replay: the newest sample time this subject will be given ({@link StatisticsRecovery}).
-     * A pane ends the replay in the epoch of that sample, and what it folds of an older epoch is reset
-     * away when that epoch comes, so samples of older epochs are not folded into it at all: the same
-     * state at the end, the samples of that last epoch folded in the same order from the same reset.
-     * With a day of 20-s samples and windows of 1 and 16 hours, most of the replay's P² updates were
-     * of such panes. Once the replay has ended every pane is in that epoch or a later one, and the
-     * bound drops nothing that the pane would not drop as older than its start.
+     * Before a replay: a sample time this subject will be given, at or before its newest
+     * ({@link StatisticsRecovery}). A pane ends the replay in the epoch of the newest sample, at or after
+     * the epoch of this one, and what it folds of an older epoch is reset away when that epoch comes;
+     * so samples of epochs older than this one's are not folded into it at all: the same state at the
+     * end, the samples of the last epoch folded in the same order from the same reset. With a day of
+     * 20-s samples and windows of 1 and 16 hours, most of the replay's P² updates were of such panes.
+     * Once the replay has ended every pane is in that epoch or a later one, and the bound drops
+     * nothing that the pane would not drop as older than its start.
      */
-    void replayEndsAt(long newestMs) {
+    void replayEndsAt(long atOrBeforeNewestMs) {
         lock.lock();
         try {
             for (int i = 0; i < windowMs.length; i++) {
                 long w = windowMs[i];
                 for (int pane = 0; pane < 2; pane++) {
-                    finalEpoch[i][pane] = Math.floorDiv(newestMs - pane * (w / 2), w);
+                    finalEpoch[i][pane] = Math.floorDiv(atOrBeforeNewestMs - pane * (w / 2), w);
                 }
             }
         } finally {

@@ -69,23 +69,29 @@ public class StatisticsRecovery implements SmartLifecycle {
         log.info("rebuilding P² percentiles from the retained samples; the percentiles answer 503 until then");
         try {
             ingestion.clear();
-            // first the newest sample of each disk and datastore, then the replay: the P² panes of
-            // the epochs it would reset away are skipped (SlidingPercentiles.replayEndsAt)
+            // first a lower bound of each disk's and datastore's newest sample, from the batches of the
+            // last shortest window (a subject without a sample there gets none), then the replay: the
+            // P² panes skip the epochs its end would reset away (SlidingPercentiles.replayEndsAt).
+            // A bound below the newest skips less, never more, so the state is the same.
             Map<String, Long> newestByDisk = new HashMap<>();
             Map<String, Long> newestByDatastore = new HashMap<>();
-            raw.forEach(batch -> {
-                for (DiskWindowStats s : batch.getSamplesList()) {
-                    newestByDisk.merge(WorkloadPercentiles.diskId(s.getVm(), s.getDiskKey()), s.getWindowStartMs(), Math::max);
-                    newestByDatastore.merge(s.getDatastore(), s.getWindowStartMs(), Math::max);
-                }
-            });
+            Long newest = raw.newestWindowStart();
+            if (newest != null) {
+                long shortest = percentiles.windows().stream().mapToLong(java.time.Duration::toMillis).min().orElse(0);
+                raw.forEachSince(newest - shortest, batch -> {
+                    for (DiskWindowStats s : batch.getSamplesList()) {
+                        newestByDisk.merge(WorkloadPercentiles.diskId(s.getVm(), s.getDiskKey()), s.getWindowStartMs(), Math::max);
+                        newestByDatastore.merge(s.getDatastore(), s.getWindowStartMs(), Math::max);
+                    }
+                });
+            }
             long scanned = System.nanoTime();
             percentiles.replayEndsAt(newestByDisk, newestByDatastore);
             raw.forEach(batch -> {
                 ingestion.replayed(batch);
                 warmup.replayed(percentiles.folded());
             });
-            log.info("rebuilt P² percentiles from {} retained samples in {} ms ({} ms of it finding each subject's newest sample)",
+            log.info("rebuilt P² percentiles from {} retained samples in {} ms ({} ms of it bounding each subject's newest sample)",
                     percentiles.folded(), (System.nanoTime() - t0) / 1_000_000, (scanned - t0) / 1_000_000);
             warmup.done();
         } catch (RuntimeException | Error e) {

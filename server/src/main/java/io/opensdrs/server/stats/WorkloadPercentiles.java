@@ -116,8 +116,8 @@ public class WorkloadPercentiles {
     }
 
     /**
-     * Before a replay: the newest sample time of each disk ({@link #diskId}) and datastore the replay will
-     * fold, so that their trackers skip what the replay's end would reset away
+     * Before a replay: a sample time at or before the newest of each disk ({@link #diskId}) and datastore
+     * the replay will fold (those not named get none), so that their trackers skip what the replay's end would reset away
      * ({@link SlidingPercentiles#replayEndsAt}).
      */
     void replayEndsAt(Map<String, Long> newestByDisk, Map<String, Long> newestByDatastore) {

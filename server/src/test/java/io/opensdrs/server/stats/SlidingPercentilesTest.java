@@ -50,7 +50,7 @@ class SlidingPercentilesTest {
     }
 
     /**
-     * A replay told each subject's newest sample ({@code replayEndsAt}) skips the panes' epochs that end
+     * A replay told each subject's newest sample, or a time before it ({@code replayEndsAt}), skips the panes' epochs that end
      * before it, and answers exactly as folding every sample; a day of 20-s samples over windows of
      * 10 minutes and 1 hour, some out of order, then live samples after the replay (one late).
      */
@@ -73,11 +73,15 @@ class SlidingPercentilesTest {
         SlidingPercentiles all = new SlidingPercentiles(WINDOWS);
         SlidingPercentiles replayed = new SlidingPercentiles(WINDOWS);
         replayed.replayEndsAt(newest);
+        SlidingPercentiles bounded = new SlidingPercentiles(WINDOWS); // told a time before its newest
+        bounded.replayEndsAt(newest - 2_000_000L);
         for (int i = 0; i < n; i++) {
             all.add(times[i], values, i * metrics);
             replayed.addDeferred(times[i], values, i * metrics);
+            bounded.addDeferred(times[i], values, i * metrics);
         }
         assertSame(all, replayed);
+        assertSame(all, bounded);
         assertThat(replayed.samples()).isEqualTo(n);
         assertThat(replayed.paneFolds()).as("P² work of the replay against folding everything")
                 .isLessThan(all.paneFolds() / 10);

@@ -29,7 +29,6 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -81,24 +80,16 @@ class StatisticsWarmupTest {
         r.add("sdrs.grpc.port", () -> grpcPort);
     }
 
-    /**
-     * The stored batches as the recovery reads them: two. It reads them twice (each subject's newest
-     * sample, then the replay); the replay gets the second only once the test releases it.
-     */
+    /** The stored batches as the replay reads them: two, the second only once the test releases it. */
     @TestConfiguration
     static class HeldReplay {
         @Bean
         @Primary
         StatisticsRepository heldRepository(JdbcTemplate jdbc) {
-            AtomicInteger reads = new AtomicInteger();
             return new StatisticsRepository(jdbc) {
                 @Override
                 public void forEach(Consumer<DiskStatsBatch> consumer) {
                     consumer.accept(batch(0, 0));
-                    if (reads.incrementAndGet() == 1) {
-                        consumer.accept(batch(1, 0));
-                        return;
-                    }
                     HALF_REPLAYED.countDown();
                     try {
                         RELEASE.await(HOLD_SECONDS, TimeUnit.SECONDS);
