@@ -49,8 +49,16 @@ public class SdrsProperties {
         /** Largest AgentMessage accepted, bytes. */
         @Min(1024)
         private int maxMessageBytes = 16 * 1024 * 1024;
+        /**
+         * How long an agent's call made while the statistics are rebuilt after a start waits for the
+         * rebuild before it is answered UNAVAILABLE (the agent then retries with its backoff).
+         */
+        @jakarta.validation.constraints.NotNull
+        private java.time.Duration warmupWait = java.time.Duration.ofSeconds(10);
 
         public int getPort() { return port; }
+        public java.time.Duration getWarmupWait() { return warmupWait; }
+        public void setWarmupWait(java.time.Duration warmupWait) { this.warmupWait = warmupWait; }
         public void setPort(int port) { this.port = port; }
         public int getMaxMessageBytes() { return maxMessageBytes; }
         public void setMaxMessageBytes(int maxMessageBytes) { this.maxMessageBytes = maxMessageBytes; }
