@@ -167,6 +167,12 @@ try {
       if (name === 'overview') {
         const rows = await page.locator('[data-testid="datastores-table"] tbody tr').count();
         assert(rows === datastores.length, `${rows} rows for ${datastores.length} datastores`);
+        // Storage DRS status: the server's pending count and its next run
+        const status = (await api(`/api/v1/clusters/${q(cluster.id)}`)).status;
+        const pendingShown = await page.locator('[data-testid="status-pending"]').innerText();
+        assert(pendingShown.startsWith(`${status.pendingRecommendations} pending`), `status shows "${pendingShown}", the server ${status.pendingRecommendations} pending`);
+        const next = await page.locator('[data-testid="status-next-run"]').innerText();
+        assert(status.nextRunAt ? next.startsWith('next run ') : next === 'no run scheduled', `next run shown "${next}", the server ${status.nextRunAt}`);
       }
       if (name === 'recommendations') {
         const pending = recs.filter((r) => /^(pending|new|open)$/i.test(r.state));
@@ -558,6 +564,20 @@ try {
       }
       assert(evacuating, 'no datastore of the cluster got an evacuation recommendation on entering maintenance mode');
       const pendingBefore = (await pendingOf()).length;
+      // the engine made these: the recommendations page shows each one's explanation, as the server gives it
+      await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
+      let explained = 0;
+      for (const r of await pendingOf()) {
+        const e = await api(`/api/v1/recommendations/${r.id}/explanation`);
+        const why = await page.locator(`[data-testid="why-${r.id}"]`).innerText();
+        assert(why === e.summary, `recommendation ${r.id}: the page says "${why}", the server's explanation "${e.summary}"`);
+        const forecast = await page.locator(`[data-testid="forecast-${r.id}"]`).innerText();
+        for (const d of e.datastores) assert(forecast.includes(d.datastoreName), `recommendation ${r.id}: forecast "${forecast}" lacks ${d.datastoreName}`);
+        assert((await page.locator(`[data-testid="model-${r.id}"]`).innerText()) !== '—', `recommendation ${r.id}: no model shown`);
+        explained++;
+      }
+      assert(explained > 0, 'no pending recommendation to explain');
+      seen.push(`${explained} evacuation recommendations shown with the engine's explanation`);
       try {
         for (const on of [false, true]) {
           await visit(`#/settings?cluster=${q(cluster.id)}`, 'page-settings');
@@ -631,9 +651,13 @@ try {
             await visit(`#/history?cluster=${q(cluster.id)}`, 'page-history');
             const historyRows = await page.locator('[data-testid="history-table"] tbody tr').allInnerTexts();
             assert(!historyRows.some((r) => moid.test(r)), `history page: ${historyRows.filter((r) => moid.test(r)).join(' | ')}`);
+            // reasons in the vSphere Client's words, not vSphere's API codes
+            const code = /\b(balanceDatastore\w+|datastoreMaint|datastoreSpaceOutage|virtualDisk\w*Affin|storagePlacement)\b/;
+            assert(!historyRows.some((r) => code.test(r)) && !faultRows.some((r) => code.test(r)),
+              `a raw reason code on the history or faults page: ${[...historyRows, ...faultRows].filter((r) => code.test(r)).join(' | ')}`);
             refused = `, ${planned} evacuation recommendations for ${evacuating} planned again; datastore page: `
               + leftTotal + ' ' + leftOn.map((r) => r.replace(/\s+/g, ' ').trim()).join(' | ')
-              + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid`;
+              + `; faults page (no moid): ${faultRows[0].replace(/\s+/g, ' ').trim()}; history: ${historyRows.length} rows, no moid, no raw reason code`;
           }
           seen.push(`${on ? 'on' : 'off'}: podConfig.enabled = ${held.enabled}, warning ${warned ? 'shown' : 'not shown'}${refused}`);
         }

@@ -2,7 +2,7 @@
 # The whole loop for the browser tests: our vCenter simulator (src-test/vcsim) with a small
 # world, the management server connected to it (inventory synced from vCenter), one PENDING
 # recommendation created through the server's REST API (until the balancing engine makes
-# them), then `npm run test:e2e` — which applies it in the UI and checks with govc that the
+# them), then `npm run test:e2e` on the pages the server serves at /ui/ — which applies it in the UI and checks with govc that the
 # disk moved. Stops everything it started.
 #   GOVC=/path/to/govc plugin-ui/e2e/with-vcsim.sh [SERVER_JAR]
 # Needs: src-test/vcsim/target/vcsim (src-test/vcsim/build.sh), govc v0.46.3 ($GOVC or on PATH),
@@ -49,6 +49,8 @@ SDRS_ADMIN_PASSWORD=$SDRS_PASSWORD java -jar "$work/server.jar" --server.port="$
   >"$work/server.log" 2>&1 &
 pids+=($!)
 export SDRS_URL=http://127.0.0.1:$port
+# the pages through the server's own /ui/, the address the demo prints (not dist/ served by the test)
+export SDRS_UI_URL=${SDRS_UI_URL:-$SDRS_URL/ui/}
 for _ in $(seq 1 120); do curl -fs "$SDRS_URL/actuator/health" >/dev/null 2>&1 && break; sleep 1; done
 curl -fsS -u "$SDRS_USER:$SDRS_PASSWORD" -X POST "$SDRS_URL/api/v1/inventory/sync" >/dev/null
 # one recommendation: the first disk of the first VM to another datastore of its cluster

@@ -36,6 +36,8 @@ export type ModelSelection = Schemas['ModelSelectionView'];
 export type DiskView = Schemas['DiskView'];
 export type RecommendationView = Schemas['RecommendationView'];
 export type RecommendationDetail = Schemas['RecommendationDetail'];
+export type ExplanationView = Schemas['ExplanationView'];
+export type DatastoreForecastView = Schemas['DatastoreForecastView'];
 export type ActionView = Schemas['ActionView'];
 export type MigrationsView = Schemas['MigrationsView'];
 export type HistoryView = Schemas['HistoryView'];
@@ -240,6 +242,15 @@ export class ApiClient {
   recommendation(id: number): Promise<RecommendationDetail> {
     const p = { id };
     return this.call('GET', '/api/v1/recommendations/{id}', p, () => this.http.GET('/api/v1/recommendations/{id}', { params: { path: p } }), true);
+  }
+  /**
+   * Why the balancing engine made the recommendation: its summary, each affected datastore's forecast and model
+   * (BalancingController.explanation). A recommendation the engine did not make has none: NotAvailableError.
+   */
+  explanation(id: number): Promise<ExplanationView> {
+    const p = { id };
+    return this.call('GET', '/api/v1/recommendations/{id}/explanation', p,
+      () => this.http.GET('/api/v1/recommendations/{id}/explanation', { params: { path: p } }), true);
   }
   /** Queues the recommendation's storage vMotions (409 unless PENDING, or without vCenter). */
   applyRecommendation(id: number): Promise<RecommendationDetail> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApiClient, ClusterView, RecommendationDetail, RecommendationView } from '../src/api';
+import type { ApiClient, ClusterView, ExplanationView, RecommendationDetail, RecommendationView } from '../src/api';
 import type { Host } from '../src/host';
 import type { PageContext } from '../src/pages/context';
 import { progressText, recommendationsPage } from '../src/pages/recommendations';
@@ -7,7 +7,7 @@ import { parseRoute } from '../src/route';
 
 const pending: RecommendationView = {
   id: 7, vm: 'vm-1', diskKey: 2000, source: 'datastore-1', destination: 'datastore-2', reason: 'balanceDatastoreIOLoad',
-  benefit: 10, cost: 1, confidence: 0.9, state: 'PENDING', createdAt: '2026-11-26T10:00:00Z', homeOnly: false,
+  benefit: 10, cost: 1, confidence: 0.9, state: 'PENDING', createdAt: '2026-11-26T10:00:00Z', homeOnly: false, explained: false,
 };
 
 function detail(state: string): RecommendationDetail {
@@ -17,18 +17,23 @@ function detail(state: string): RecommendationDetail {
 }
 
 /** The recommendations page over a fake server; {@code leave} plays the app leaving the page. */
-function page(applied: string, polled: string[]) {
+function page(applied: string, polled: string[], explanation?: ExplanationView) {
+  const listed = { ...pending, explained: explanation !== undefined };
   const leaving: Array<() => void> = [];
   const refresh = vi.fn();
   const recommendation = vi.fn(async () => detail(polled.shift() ?? 'APPLIED'));
   const api = {
-    recommendations: async () => [pending],
+    recommendations: async () => [listed],
     datastores: async () => [],
     disks: async () => [],
     applyRecommendation: async () => detail(applied),
     recommendation,
+    explanation: async () => {
+      if (!explanation) throw new Error('not available');
+      return explanation;
+    },
   } as unknown as ApiClient;
-  const cluster = { id: 'group-p1', name: 'pod1', settings: { automationLevel: 'manual' } } as unknown as ClusterView;
+  const cluster = { id: 'group-p1', name: 'pod1', selectedModelKind: 'queueing', settings: { automationLevel: 'manual' } } as unknown as ClusterView;
   const ctx: PageContext = {
     api, host: {} as Host, route: parseRoute('#/recommendations'), cluster, clusters: [cluster], refresh,
     navigate: () => undefined, onLeave: (fn) => leaving.push(fn),
@@ -73,6 +78,27 @@ describe('recommendations page', () => {
     await vi.advanceTimersByTimeAsync(10000);
     expect(p.recommendation).toHaveBeenCalledTimes(1);
     expect(p.refresh).not.toHaveBeenCalled();
+  });
+
+  it("shows each recommendation's reason, forecast and models from its explanation, not the cluster's model kind", async () => {
+    const why = {
+      recommendationId: 7, summary: 'move db disk 2000 from gold-7k1 to gold-ssd1: a gain of 12.00 ms per outstanding IO over 16 h',
+      datastores: [
+        { datastoreId: 'datastore-1', datastoreName: 'gold-7k1', model: 'pesto', idleBefore: false, idleAfter: false,
+          latencyBeforeMs: { value: 35.2, lower: 35.2, upper: 35.2 }, latencyAfterMs: { value: 20.4, lower: 18.1, upper: 22.6 } },
+        { datastoreId: 'datastore-2', datastoreName: 'gold-ssd1', model: 'romano', idleBefore: true, idleAfter: false,
+          latencyBeforeMs: null, latencyAfterMs: { value: 0.31, lower: 0.31, upper: 0.31 } },
+      ],
+    } as unknown as ExplanationView;
+    const el = await recommendationsPage(page('APPLIED', [], why).ctx);
+    expect(el.querySelector('[data-testid="why-7"]')?.textContent).toBe(why.summary);
+    expect(el.querySelector('[data-testid="forecast-7"]')?.textContent)
+      .toBe('gold-7k1 35.2 ms → 20.4 ms [18.1–22.6]; gold-ssd1 idle → 0.31 ms');
+    expect(el.querySelector('[data-testid="model-7"]')?.textContent).toBe('Pesto (L-Q slope), Romano');
+    // without one (an administrator's move) the page says so instead of a blank
+    const bare = await recommendationsPage(page('APPLIED', []).ctx);
+    expect(bare.querySelector('[data-testid="why-7"]')?.textContent).toContain('not planned by the balancing engine');
+    expect(bare.querySelector('[data-testid="model-7"]')?.textContent).toBe('—');
   });
 
   it('says what a queued move waits for while it is applied', () => {

@@ -1,5 +1,5 @@
 import { h } from '../dom';
-import type { DatastoreDetail, DatastoreView, PercentilesView } from '../api';
+import type { ClusterView, DatastoreDetail, DatastoreView, PercentilesView } from '../api';
 import * as f from '../format';
 import { latencyAlpha, lineOf, peakIops } from '../lq';
 import { routeHref } from '../route';
@@ -81,9 +81,37 @@ export async function overviewPage(ctx: PageContext): Promise<HTMLElement> {
   return h('div', { 'data-testid': 'page-overview' },
     pageHeader(c.name, [`Datacenter ${c.datacenter} · ${c.datastores} datastores · model ${f.modelName(c.selectedModelKind)}`,
       c.modelKind === 'auto' ? ' (automatic selection)' : '', ` · automation ${c.settings.automationLevel} · I/O latency threshold ${c.settings.latencyThresholdMs} ms · space threshold ${c.settings.spaceThresholdPct} %`], ...actions),
+    statusBar(c, rows),
     c.settings.storageDrsEnabled === false
       ? alert('warning', 'Storage DRS is turned off for this datastore cluster (in vCenter too): no balancing run is made, scheduled or asked for; its pending recommendations are withdrawn; a datastore entering maintenance mode gets no evacuation recommendations, and no initial placement is made. Turn it on in Settings.', 'storage-drs-off')
       : null,
     tableEl,
     ...rows.filter((r) => r.error).map((r) => errorBox(`Datastore ${r.ds.name}`, r.error)));
+}
+
+/**
+ * Storage DRS at a glance, as the vSphere Client's Storage DRS tab gives it: what awaits the administrator, the last
+ * and next run, the faults of the last day, and the datastore furthest over the I/O latency threshold (from the same
+ * live p90s as the table), with a warning when one is over it and nothing is pending.
+ */
+export function statusBar(c: ClusterView, rows: DatastoreRow[]): HTMLElement {
+  const s = c.status;
+  const worst = rows.map((r) => ({ name: r.ds.name, p90: metric(livePercentiles(r.detail), 'LATENCY_MS', 'p90') }))
+    .filter((r): r is { name: string; p90: number } => r.p90 !== null)
+    .sort((a, b) => b.p90 - a.p90)[0];
+  const threshold = c.settings.latencyThresholdMs;
+  const over = worst !== undefined && worst.p90 > threshold;
+  const parts = [
+    h('span', { 'data-testid': 'status-pending' }, f.count(s.pendingRecommendations, 'pending recommendation')),
+    h('span', { 'data-testid': 'status-last-run' }, s.lastRunAt ? `last run ${f.instant(s.lastRunAt)} (${s.lastRunTrigger})` : 'no run yet'),
+    h('span', { 'data-testid': 'status-next-run' }, s.nextRunAt ? `next run ${f.instant(s.nextRunAt)}` : 'no run scheduled'),
+    h('span', { 'data-testid': 'status-faults' }, f.count(s.faultsLast24h, 'fault') + ' in 24 h'),
+    h('span', { 'data-testid': 'status-worst' }, worst ? `worst p90 ${f.ms(worst.p90)} on ${worst.name} (threshold ${threshold} ms)` : 'no latency measured yet'),
+  ];
+  const bar = h('p', { class: 'status-bar', 'data-testid': 'sdrs-status' }, ...parts.flatMap((p, i) => (i ? [' · ', p] : [p])));
+  if (over && s.pendingRecommendations === 0) {
+    return h('div', null, bar, alert('warning', `${worst.name} is over the ${threshold} ms I/O latency threshold (p90 ${f.ms(worst.p90)}) and no recommendation is pending: `
+      + (s.lastRunAt ? 'the last run found no move whose benefit outweighs its cost; see History for its notes.' : 'Storage DRS has not run yet.'), 'status-over-threshold'));
+  }
+  return bar;
 }

@@ -1,5 +1,5 @@
 import { h, clear } from '../dom';
-import type { RecommendationDetail, RecommendationView } from '../api';
+import type { ExplanationView, RecommendationDetail, RecommendationView } from '../api';
 import type { Names } from './names';
 import * as f from '../format';
 import { routeHref } from '../route';
@@ -18,6 +18,7 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
   const status = h('div', { class: 'status-area', 'aria-live': 'polite', 'data-testid': 'rec-status' });
   const pending = recs.filter(isPending);
   const done = recs.filter((r) => !isPending(r));
+  const why = await explanations(ctx, [...pending, ...done.slice(0, EXPLAINED_DONE)]);
 
   // The page follows what it applied only while it is shown. Left (another page, or a re-render), it stops polling
   // and refreshes nothing: a refresh then would re-render whatever page the administrator went to, mid-read.
@@ -65,9 +66,11 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
       const d = names.datastore(r.destination);
       return [h('a', { href: routeHref('datastore', { cluster: c.id }, s) }, s), ' → ', h('a', { href: routeHref('datastore', { cluster: c.id }, d) }, d)];
     } },
-    { header: 'Benefit / cost', numeric: true, cell: (r: RecommendationView) => `${f.num(r.benefit)} / ${f.num(r.cost)}` },
+    { header: 'Why', cell: (r: RecommendationView) => h('span', { 'data-testid': `why-${r.id}` }, whyText(why.get(r.id))) },
+    { header: 'Mean latency before → after', cell: (r: RecommendationView) => h('span', { 'data-testid': `forecast-${r.id}` },
+      forecastText(why.get(r.id))) },
     { header: 'Confidence', numeric: true, cell: (r: RecommendationView) => (r.confidence == null ? '—' : f.pct(r.confidence * 100, 0)) },
-    { header: 'Model', cell: () => f.modelName(c.selectedModelKind) },
+    { header: 'Model', cell: (r: RecommendationView) => h('span', { 'data-testid': `model-${r.id}` }, modelsOf(why.get(r.id))) },
     { header: 'Created', cell: (r: RecommendationView) => f.instant(r.createdAt) },
     withActions
       ? { header: 'Actions', cell: (r: RecommendationView) => h('div', { class: 'btn-group' },
@@ -96,4 +99,51 @@ export function progressText(r: RecommendationDetail, names: Names): string {
     const fault = a.faultMessage ? ` (${a.faultMessage})` : '';
     return `${what} ${a.state}${prog}${waiting}${fault}`;
   }).join('; ') || 'no actions';
+}
+
+/** How many of the earlier recommendations, newest first, are shown with their explanation (one request each). */
+const EXPLAINED_DONE = 20;
+
+/**
+ * Each recommendation's explanation, by id, asked only for those the server says the engine explained; null where
+ * there is none (an administrator's or a workflow's move), so the page says that instead of a blank.
+ */
+async function explanations(ctx: PageContext, recs: RecommendationView[]): Promise<Map<number, ExplanationView | null>> {
+  const out = new Map<number, ExplanationView | null>();
+  await Promise.all(recs.map(async (r) => {
+    if (!r.explained) {
+      out.set(r.id, null);
+      return;
+    }
+    try {
+      out.set(r.id, await ctx.api.explanation(r.id));
+    } catch {
+      out.set(r.id, null);
+    }
+  }));
+  return out;
+}
+
+/** The engine's own sentence: what moves, why, and its expected benefit and cost in the units it weighed them in. */
+export function whyText(e: ExplanationView | null | undefined): string {
+  if (!e) return 'no explanation: not planned by the balancing engine (an administrator\'s or a workflow\'s move)';
+  return e.summary;
+}
+
+/** "silver-10k1 96.35 → 58.20 ms [51.1–65.3]; silver-7k1 idle → 12.40 ms", per affected datastore. */
+export function forecastText(e: ExplanationView | null | undefined): string {
+  if (!e || !e.datastores?.length) return '—';
+  return e.datastores.map((d) => {
+    const before = d.idleBefore || !d.latencyBeforeMs ? 'idle' : f.ms(d.latencyBeforeMs.value);
+    const after = d.idleAfter || !d.latencyAfterMs ? 'idle' : f.ms(d.latencyAfterMs.value);
+    const range = !d.idleAfter && d.latencyAfterMs && d.latencyAfterMs.lower !== d.latencyAfterMs.upper
+      ? ` [${f.num(d.latencyAfterMs.lower, 1)}–${f.num(d.latencyAfterMs.upper, 1)}]` : '';
+    return `${d.datastoreName} ${before} → ${after}${range}`;
+  }).join('; ');
+}
+
+/** The models that predicted the move, as the explanation names them per datastore. */
+export function modelsOf(e: ExplanationView | null | undefined): string {
+  if (!e || !e.datastores?.length) return '—';
+  return [...new Set(e.datastores.map((d) => f.modelName(d.model)))].join(', ');
 }

@@ -49,8 +49,16 @@ public class SdrsProperties {
         /** Largest AgentMessage accepted, bytes. */
         @Min(1024)
         private int maxMessageBytes = 16 * 1024 * 1024;
+        /**
+         * How long an agent's call made while the statistics are rebuilt after a start waits for the
+         * rebuild before it is answered UNAVAILABLE (the agent then retries with its backoff).
+         */
+        @jakarta.validation.constraints.NotNull
+        private java.time.Duration warmupWait = java.time.Duration.ofSeconds(10);
 
         public int getPort() { return port; }
+        public java.time.Duration getWarmupWait() { return warmupWait; }
+        public void setWarmupWait(java.time.Duration warmupWait) { this.warmupWait = warmupWait; }
         public void setPort(int port) { this.port = port; }
         public int getMaxMessageBytes() { return maxMessageBytes; }
         public void setMaxMessageBytes(int maxMessageBytes) { this.maxMessageBytes = maxMessageBytes; }
@@ -59,15 +67,20 @@ public class SdrsProperties {
     public static class Security {
         @Valid
         private List<User> users = new ArrayList<>();
+        /** Failed logins in a row (per user name, per source address) before attempts are delayed. */
+        @jakarta.validation.constraints.Min(1)
+        private int loginFailuresBeforeDelay = 10;
 
         public List<User> getUsers() { return users; }
         public void setUsers(List<User> users) { this.users = users; }
+        public int getLoginFailuresBeforeDelay() { return loginFailuresBeforeDelay; }
+        public void setLoginFailuresBeforeDelay(int n) { this.loginFailuresBeforeDelay = n; }
     }
 
     public static class User {
         @NotBlank
         private String name;
-        /** Plain or {@code {bcrypt}...}; empty: generated at start-up and logged once. */
+        /** Plain or {@code {bcrypt}...}; empty: generated at start-up and written to {@code <data-dir>/<name>.password}. */
         private String password = "";
         @NotEmpty
         private List<String> roles = new ArrayList<>(List.of("ADMIN"));

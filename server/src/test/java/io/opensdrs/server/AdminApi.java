@@ -43,4 +43,12 @@ public final class AdminApi {
         assertThat(r.getStatusCode().value()).as(method + " " + path + " -> " + r.getBody()).isEqualTo(expectedStatus);
         return r.getBody() == null ? null : JSON.readTree(r.getBody());
     }
+
+    /** Sends a JSON body and returns the response's JSON, whatever the status. */
+    public JsonNode callAnyStatus(HttpMethod method, String path, String body) throws Exception {
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        ResponseEntity<String> r = rest.exchange(path, method, new HttpEntity<>(body, h), String.class);
+        return JSON.readTree(r.getBody() == null ? "{\"status\":" + r.getStatusCode().value() + "}" : r.getBody());
+    }
 }

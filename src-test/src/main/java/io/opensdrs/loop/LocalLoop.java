@@ -378,7 +378,7 @@ public final class LocalLoop implements AutoCloseable {
     public ManagedProcess startAgent(String host) throws Exception {
         String token = agentTokens.get(host);
         if (token == null) {
-            JsonNode issued = api.post("/api/v1/agents", Map.of("agentId", host));
+            JsonNode issued = api.post("/api/v1/agents", Map.of("agentId", host, "hosts", List.of(host)));
             token = issued.path("token").asText();
             agentTokens.put(host, token);
         }

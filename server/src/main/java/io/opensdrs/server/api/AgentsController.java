@@ -34,7 +34,7 @@ public class AgentsController {
     @ResponseStatus(HttpStatus.CREATED)
     @Operation(summary = "Issue a credential for a new agent id; the token is in this response only")
     public ApiViews.AgentIssued issue(@Valid @RequestBody AgentRequest request) {
-        AgentCredentialStore.IssuedCredential c = credentials.issue(request.agentId());
+        AgentCredentialStore.IssuedCredential c = credentials.issue(request.agentId(), request.hosts() == null ? java.util.List.of() : request.hosts());
         return new ApiViews.AgentIssued(c.agentId(), c.token(), c.issuedAt().toString(),
                 "give the token to the agent (--token); it is not stored and cannot be shown again");
     }
@@ -46,13 +46,13 @@ public class AgentsController {
 
     @GetMapping("/{agentId}")
     @Operation(summary = "An agent: credential state, registration, highest accepted seq, accepted counts")
-    public AgentCredentialStore.AgentRecord get(@PathVariable @Pattern(regexp = ApiIds.AGENT, message = ApiIds.AGENT_MESSAGE) String agentId) {
+    public AgentCredentialStore.AgentRecord get(@PathVariable @Pattern(regexp = ApiIds.IDENTIFIER, message = ApiIds.IDENTIFIER_MESSAGE) String agentId) {
         return credentials.find(agentId).orElseThrow(() -> new NotFoundException("no agent " + agentId));
     }
 
     @PostMapping("/{agentId}/revoke")
     @Operation(summary = "Revoke an agent's credential; its open sessions are closed")
-    public AgentCredentialStore.AgentRecord revoke(@PathVariable @Pattern(regexp = ApiIds.AGENT, message = ApiIds.AGENT_MESSAGE) String agentId) {
+    public AgentCredentialStore.AgentRecord revoke(@PathVariable @Pattern(regexp = ApiIds.IDENTIFIER, message = ApiIds.IDENTIFIER_MESSAGE) String agentId) {
         if (!credentials.revoke(agentId)) {
             throw new NotFoundException("no agent " + agentId);
         }

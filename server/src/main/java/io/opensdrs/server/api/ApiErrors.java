@@ -3,6 +3,7 @@ package io.opensdrs.server.api;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.problems.NotFoundException;
+import io.opensdrs.server.stats.StatisticsWarmingException;
 import io.opensdrs.server.vcenter.VCenterRefusedException;
 import jakarta.validation.ConstraintViolationException;
 import org.slf4j.Logger;
@@ -10,8 +11,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -76,8 +79,7 @@ public class ApiErrors {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail type(MethodArgumentTypeMismatchException e) {
-        return badRequest(List.of(error(e.getName(), "cannot be read as " + (e.getRequiredType() == null ? "the expected type"
-                : e.getRequiredType().getSimpleName()) + ": '" + e.getValue() + "'")));
+        return badRequest(List.of(error(e.getName(), "must be " + RequestJsonErrors.kind(e.getRequiredType()) + ", not '" + e.getValue() + "'")));
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
@@ -92,15 +94,23 @@ public class ApiErrors {
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadable(HttpMessageNotReadableException e) {
-        if (e.getCause() instanceof JsonMappingException) {
-            JsonMappingException j = (JsonMappingException) e.getCause();
-            String field = j.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+        String duplicate = RequestJsonErrors.duplicateKey(e.getCause());
+        if (duplicate != null) {
+            return badRequest(List.of(error(duplicate, "is given twice; give each property once")));
+        }
+        if (e.getCause() instanceof JsonMappingException j) {
+            String field = fieldOf(j.getPath());
             if (!field.isEmpty()) {
-                return badRequest(List.of(error(field, j.getOriginalMessage())));
+                return badRequest(List.of(error(field, RequestJsonErrors.message(j))));
             }
         }
         return badRequest(List.of(error("body", "the request body is not valid JSON of the expected shape")));
+    }
+
+    /** Jackson's path as the API names a field: {@code moves[0].diskKeys[1]}. */
+    static String fieldOf(List<JsonMappingException.Reference> path) {
+        return path.stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
     }
 
     @ExceptionHandler(NotFoundException.class)
@@ -116,6 +126,20 @@ public class ApiErrors {
         p.setTitle("vCenter refused the change");
         p.setProperty("field", e.field());
         return p;
+    }
+
+    /**
+     * The percentiles are being rebuilt after the server's start: a 503 saying so, with how far the
+     * replay is, rather than percentiles of part of the stored samples.
+     */
+    @ExceptionHandler(StatisticsWarmingException.class)
+    ResponseEntity<ProblemDetail> warming(StatisticsWarmingException e) {
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+        p.setTitle("Statistics warming");
+        p.setProperty("warming", true);
+        p.setProperty("replayedSamples", e.replayedSamples());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, "5").body(p);
     }
 
     @ExceptionHandler(IllegalStateException.class)

@@ -13,7 +13,16 @@ public final class ApiViews {
     }
 
     public record ClusterView(String id, String name, String datacenter, int datastores, String modelKind,
-                              String selectedModelKind, SettingsView settings) {
+                              String selectedModelKind, SettingsView settings, StorageDrsStatusView status) {
+    }
+
+    /**
+     * Where Storage DRS stands on a cluster, as the vSphere Client's Storage DRS tab shows it: recommendations awaiting
+     * an administrator, the last run (when, and what started it: scheduled, manual, space-threshold, ...), the next
+     * scheduled run (null while Storage DRS is off), and the faults of the last 24 hours.
+     */
+    public record StorageDrsStatusView(long pendingRecommendations, String lastRunAt, String lastRunTrigger, String nextRunAt,
+                                       long faultsLast24h) {
     }
 
     public record SettingsView(String modelKind, String automationLevel, int spaceThresholdPct, int minSpaceDifferencePct,
@@ -83,10 +92,11 @@ public final class ApiViews {
     /**
      * @param diskKey the disk, when the recommendation moves one; null for several or the whole VM
      * @param homeOnly the VM's home alone moves (its configuration files), its disks stay
+     * @param explained the balancing engine made it and its explanation is at {@code /recommendations/{id}/explanation}
      */
     public record RecommendationView(long id, String vm, Integer diskKey, String source, String destination, String reason,
                                      Double benefit, Double cost, Double confidence, String state, String createdAt,
-                                     boolean homeOnly) {
+                                     boolean homeOnly, boolean explained) {
     }
 
     public record HistoryView(long id, String action, String detail, Long recommendationId, String occurredAt) {

@@ -27,6 +27,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.springframework.http.HttpStatus;
 import io.opensdrs.server.balancing.BalancingRepository;
+import io.opensdrs.server.balancing.BalancingScheduler;
 import io.opensdrs.server.migration.MigrationRepository;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -68,12 +69,17 @@ public class ClustersController {
     /** A VM anti-affinity rule's id in the API: this prefix and the rule's name, unique in the pod. */
     private static final String VM_ANTI_AFFINITY = "vmAntiAffinity:";
     private static final String VMDK_ANTI_AFFINITY = "vmdkAntiAffinity:";
+    private final BalancingScheduler scheduler;
+    private final java.time.Clock clock;
     private static final String INTRA_VM_AFFINITY = "intraVmAffinity:";
 
     public ClustersController(InventoryQueries queries, InventoryRepository inventory, ActionHistoryRepository history,
                               ClusterSettingsRepository settingsRepository, DatastoreModels models,
                               MigrationRepository migrations, BalancingRepository balancing, ClusterPolicies policies, ClusterStateAssembler assembler,
-                              VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds) {
+                              VCenterPodSettings podSettings, PodRules podRules, StorageDrsOff storageDrsOff, SledsControlLoop sleds,
+                              BalancingScheduler scheduler, java.time.Clock clock) {
+        this.scheduler = scheduler;
+        this.clock = clock;
         this.sleds = sleds;
         this.assembler = assembler;
         this.storageDrsOff = storageDrsOff;
@@ -241,6 +247,7 @@ public class ClustersController {
             throw new InvalidFieldException("modelKind", "must be auto or one of " + models.kinds());
         }
         queries.cluster(clusterId);
+        policies.lockForChange(clusterId);
         // every check before the first write: a refused request changes nothing (SPEC §5)
         policies.check(clusterId, r.vmOverrides(), r.serviceClasses());
         ClusterSettings s = queries.settings(clusterId);
@@ -311,7 +318,7 @@ public class ClustersController {
         queries.cluster(clusterId);
         return migrations.recommendationsOf(clusterId, limit).stream().map(r -> new ApiViews.RecommendationView(r.id(), r.vmId(),
                 r.diskKey(), r.sourceDatastore(), r.destinationDatastore(), r.reasonCode(), r.benefit(), r.cost(), r.confidence(),
-                r.state(), r.createdAt().toString(), r.movesHome())).toList();
+                r.state(), r.createdAt().toString(), r.movesHome(), r.explained())).toList();
     }
 
     @GetMapping("/{clusterId}/sleds")
@@ -343,8 +350,13 @@ public class ClustersController {
     private ApiViews.ClusterView view(InventoryRepository.ClusterRow c) {
         ClusterSettings s = queries.settings(c.moid());
         List<String> members = queries.datastoreNamesOf(c.moid());
+        var last = balancing.lastRun(c.moid());
+        ApiViews.StorageDrsStatusView status = new ApiViews.StorageDrsStatusView(migrations.pendingOf(c.moid()),
+                last.map(e -> e.getKey().toString()).orElse(null), last.map(java.util.Map.Entry::getValue).orElse(null),
+                s.isStorageDrsEnabled() ? scheduler.expectedNextRun(c.moid()).toString() : null,
+                balancing.faultsSince(c.moid(), clock.instant().minus(java.time.Duration.ofHours(24))));
         return new ApiViews.ClusterView(c.moid(), c.name(), c.datacenter(), members.size(), s.getModelKind(),
-                models.clusterKind(s.getModelKind(), members), view(s));
+                models.clusterKind(s.getModelKind(), members), view(s), status);
     }
 
     static ApiViews.SettingsView view(ClusterSettings s, List<SettingsRequest.VmOverrideEntry> overrides,

@@ -67,6 +67,7 @@ public class DatastoresController {
     @Operation(summary = "A datastore: space, model, hosts, percentiles over every window")
     public ApiViews.DatastoreDetail get(@PathVariable @Pattern(regexp = ApiIds.NAME, message = ApiIds.NAME_MESSAGE) String name) {
         requireKnown(name);
+        percentiles.requireRebuilt();
         List<String> hosts = inventory.hostNamesOf(name);
         int disks = inventory.diskCountOn(name);
         List<ApiViews.PercentilesView> p = new ArrayList<>();
@@ -83,6 +84,7 @@ public class DatastoresController {
             @RequestParam(required = false) String window) {
         Duration w = window(percentiles, window);
         requireKnown(name);
+        percentiles.requireRebuilt();
         return percentiles.datastore(name, w).map(v -> view(name, v))
                 .orElseGet(() -> new ApiViews.PercentilesView(name, w.toString(), null, null, 0, Map.of()));
     }

@@ -68,6 +68,7 @@ public class DisksController {
             @RequestParam(required = false) String window) {
         Duration w = DatastoresController.window(percentiles, window);
         String id = WorkloadPercentiles.diskId(vm, diskKey);
+        percentiles.requireRebuilt();
         return percentiles.disk(id, w).map(v -> DatastoresController.view(id, v))
                 .orElseThrow(() -> new NotFoundException("no statistics for disk " + id));
     }

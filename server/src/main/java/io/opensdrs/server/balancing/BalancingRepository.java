@@ -383,6 +383,18 @@ public class BalancingRepository {
     public record FaultRow(long id, String subject, String reason, Instant createdAt) {
     }
 
+    /** The cluster's newest run, of any trigger: when it started and what started it; empty before the first. */
+    public Optional<Map.Entry<Instant, String>> lastRun(String clusterId) {
+        return jdbc.query("SELECT started_at, run_trigger FROM balancing_run WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+                (rs, i) -> Map.entry(rs.getTimestamp(1).toInstant(), rs.getString(2)), clusterId).stream().findFirst();
+    }
+
+    /** How many faults the cluster recorded since {@code since}. */
+    public long faultsSince(String clusterId, Instant since) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM fault WHERE cluster_moid = ? AND created_at >= ?", Long.class, clusterId,
+                Timestamp.from(since));
+    }
+
     /** The cluster's newest {@code limit} faults, newest first. */
     public List<FaultRow> faults(String clusterId, int limit) {
         return jdbc.query("SELECT id, subject, reason, created_at FROM fault WHERE cluster_moid = ? ORDER BY id DESC FETCH FIRST "

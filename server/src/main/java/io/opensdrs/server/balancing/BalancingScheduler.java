@@ -79,6 +79,16 @@ public class BalancingScheduler {
         return last.plus(interval);
     }
 
+    /**
+     * The next scheduled run as a reader sees it (the REST status): like {@link #nextRun}, but a cluster the
+     * scheduler has not looked at yet is not marked seen, so reading never moves the schedule.
+     */
+    public Instant expectedNextRun(String cluster) {
+        Duration interval = Duration.ofMinutes(policies.settings(cluster).getLoadBalanceIntervalMinutes());
+        Instant last = lastScheduledRun(cluster).orElseGet(() -> firstSeen.getOrDefault(cluster, clock.instant()));
+        return last.plus(interval);
+    }
+
     boolean due(String cluster) {
         return !clock.instant().isBefore(nextRun(cluster));
     }

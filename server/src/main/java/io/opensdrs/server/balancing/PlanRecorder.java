@@ -102,10 +102,10 @@ public class PlanRecorder {
             actions.forEach(a -> recommendations.addParents(a.id(), parents));
             explanation(r.id(), runId, plan.strategy(), m, assembled);
             // named as its apply and its end will be: the whole VM when it moves with its home
-            history(clusterId, "recommended", m.reason().wireName() + ": " + descriptions.of(recommendations.actions(r.id()))
+            history(clusterId, "recommended", m.reason().label() + ": " + descriptions.of(recommendations.actions(r.id()))
                     + (m.autoApplicable() ? " (automated)" : " (manual: awaiting approval)"), r.id());
             if (m.autoApplicable()) {
-                applyNow(clusterId, r.id(), m.reason().wireName(), applied);
+                applyNow(clusterId, r.id(), m.reason().label(), applied);
             }
         }
         return new Recorded(ids, applied, faults);
@@ -198,7 +198,8 @@ public class PlanRecorder {
             subject += " on " + names.datastore(f.datastoreId());
         }
         store.insertFault(clusterId, truncate(subject, 255),
-                truncate((f.reasonCode() == null ? "" : f.reasonCode() + ": ") + f.message(), 2000), Timestamp.from(clock.instant()),
+                truncate((f.reasonCode() == null ? "" : io.opensdrs.balance.ReasonCode.ofWireName(f.reasonCode())
+                        .map(io.opensdrs.balance.ReasonCode::label).orElse(f.reasonCode()) + ": ") + f.message(), 2000), Timestamp.from(clock.instant()),
                 f.reasonCode(), f.vmId(), f.diskId() == null ? null : truncate(f.diskId(), 128), f.datastoreId(), runId);
         return f;
     }

@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Per-agent credentials (SPEC §5: agents authenticate with a per-agent credential the server can
@@ -30,6 +31,8 @@ public class AgentCredentialStore {
     private final AgentRepository agents;
     private final AgentSessions sessions;
     private final ConcurrentHashMap<String, String> agentByTokenHash = new ConcurrentHashMap<>();
+    /** Counts revocations, so that a token read from the database before one is not cached after its cache clear. */
+    private final AtomicLong revocations = new AtomicLong();
 
     public AgentCredentialStore(AgentRepository agents, AgentSessions sessions) {
         this.agents = agents;
@@ -41,18 +44,19 @@ public class AgentCredentialStore {
     }
 
     /** A credential's state, without its secret. */
-    public record AgentRecord(String agentId, boolean revoked, Instant issuedAt, Instant revokedAt, String host,
+    public record AgentRecord(String agentId, boolean revoked, Instant issuedAt, Instant revokedAt, List<String> boundHosts, String host,
                               String agentVersion, Instant registeredAt, long lastAcceptedSeq,
                               long acceptedMessages, long acceptedSamples, long buffered, long droppedOverflow) {
     }
 
     /**
-     * Issues a credential for a new agent id.
+     * Issues a credential for a new agent id, bound to {@code hosts} (ESX host names) or, when none are
+     * given, to the host of the agent's first registration ({@link AgentHostBinding}).
      *
      * @throws IllegalStateException when the id already has one (revoke it and issue under a new id)
      */
     @Transactional
-    public IssuedCredential issue(String agentId) {
+    public IssuedCredential issue(String agentId, List<String> hosts) {
         byte[] secret = new byte[32];
         RANDOM.nextBytes(secret);
         String token = "sdrs_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
@@ -62,12 +66,14 @@ public class AgentCredentialStore {
         } catch (DuplicateKeyException e) {
             throw new IllegalStateException("agent " + agentId + " already has a credential");
         }
+        agents.bindHosts(agentId, new java.util.TreeSet<>(hosts));
         return new IssuedCredential(agentId, token, now);
     }
 
     /** Revokes the agent's credential; returns false when the agent is unknown. */
     public boolean revoke(String agentId) {
         boolean revoked = agents.revoke(agentId, Instant.now());
+        revocations.incrementAndGet();
         agentByTokenHash.values().removeIf(agentId::equals);
         sessions.closeAll(agentId, "credential revoked");
         return revoked || exists(agentId);
@@ -87,8 +93,17 @@ public class AgentCredentialStore {
         if (cached != null) {
             return Optional.of(cached);
         }
+        long before = revocations.get();
         Optional<String> id = agents.agentWithToken(h);
-        id.ifPresent(a -> agentByTokenHash.put(h, a));
+        if (id.isPresent()) {
+            agentByTokenHash.put(h, id.get());
+            if (revocations.get() != before) {
+                // a revocation ran while the token was read: what was read may be stale, and the
+                // revocation's cache clear may have run before the put above
+                agentByTokenHash.remove(h);
+                return agents.agentWithToken(h);
+            }
+        }
         return id;
     }
 

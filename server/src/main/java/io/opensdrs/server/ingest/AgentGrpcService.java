@@ -35,9 +35,11 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
     private final AgentSessions sessions;
     private final AgentRepository agents;
     private final TransactionTemplate tx;
+    private final AgentHostBinding hostBinding;
 
     public AgentGrpcService(AgentMessageIngestion ingestion, SequenceLedger ledger, AgentSessions sessions,
-                            AgentRepository agents, TransactionTemplate tx) {
+                            AgentRepository agents, TransactionTemplate tx, AgentHostBinding hostBinding) {
+        this.hostBinding = hostBinding;
         this.ingestion = ingestion;
         this.ledger = ledger;
         this.sessions = sessions;
@@ -61,7 +63,18 @@ public class AgentGrpcService extends AgentServiceGrpc.AgentServiceImplBase {
             response.onCompleted();
             return;
         }
-        tx.executeWithoutResult(s -> agents.register(agentId, request, Instant.now()));
+        Optional<String> refused = tx.execute(s -> {
+            Optional<String> hostRefused = hostBinding.register(agentId, request.getHost());
+            if (hostRefused.isEmpty()) {
+                agents.register(agentId, request, Instant.now());
+            }
+            return hostRefused.map(h -> "host " + h);
+        });
+        if (refused != null && refused.isPresent()) {
+            response.onNext(r.setAccepted(false).setReason(refused.get()).setLastAcceptedSeq(ledger.lastAcceptedSeq(agentId)).build());
+            response.onCompleted();
+            return;
+        }
         response.onNext(r.setAccepted(true).setLastAcceptedSeq(ledger.lastAcceptedSeq(agentId)).build());
         response.onCompleted();
     }

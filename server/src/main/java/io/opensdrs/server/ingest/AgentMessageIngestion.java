@@ -33,10 +33,13 @@ public class AgentMessageIngestion {
     private final DatastoreHeartbeats heartbeats;
     private final AgentRepository agents;
     private final IngestMetrics metrics;
+    private final AgentHostBinding hostBinding;
 
     public AgentMessageIngestion(TransactionTemplate tx, SequenceLedger ledger, DiskWindowIngestion windows,
                                  DatastoreModels models,
-                                 DatastoreHeartbeats heartbeats, AgentRepository agents, IngestMetrics metrics) {
+                                 DatastoreHeartbeats heartbeats, AgentRepository agents, IngestMetrics metrics,
+                                 AgentHostBinding hostBinding) {
+        this.hostBinding = hostBinding;
         this.tx = tx;
         this.ledger = ledger;
         this.windows = windows;
@@ -49,6 +52,12 @@ public class AgentMessageIngestion {
     /** The ack to send. */
     public Ack apply(String agentId, AgentMessage m) {
         Optional<String> problem = AgentMessageValidator.check(m);
+        if (problem.isEmpty() && m.hasDiskStats()) {
+            problem = hostBinding.report(agentId, "disk_stats.host", m.getDiskStats().getHost());
+        }
+        if (problem.isEmpty() && m.hasDatastoreState()) {
+            problem = hostBinding.report(agentId, "datastore_state.host", m.getDatastoreState().getHost());
+        }
         if (problem.isPresent()) {
             metrics.message("rejected", 0);
             return ack(m.getSeq(), AckStatus.REJECTED, problem.get(), ledger.lastAcceptedSeq(agentId));

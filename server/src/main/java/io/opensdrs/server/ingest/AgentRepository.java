@@ -62,6 +62,17 @@ public class AgentRepository {
     // ------------------------------------------------------------------ credentials
 
     /** @throws org.springframework.dao.DuplicateKeyException when the agent id has a credential already */
+    /** The hosts the agent's credential is bound to, in name order; empty before it is bound. */
+    List<String> boundHosts(String agentId) {
+        return jdbc.queryForList("SELECT host_name FROM agent_host WHERE agent_id = ? ORDER BY host_name", String.class, agentId);
+    }
+
+    void bindHosts(String agentId, java.util.Collection<String> hosts) {
+        for (String h : hosts) {
+            jdbc.update("INSERT INTO agent_host (agent_id, host_name) VALUES (?, ?)", agentId, h);
+        }
+    }
+
     void insertCredential(String agentId, String tokenHash, Instant issuedAt) {
         jdbc.update("INSERT INTO agent (agent_id, token_hash, revoked, issued_at) VALUES (?, ?, FALSE, ?)",
                 agentId, tokenHash, Timestamp.from(issuedAt));
@@ -85,19 +96,23 @@ public class AgentRepository {
     }
 
     List<AgentCredentialStore.AgentRecord> records() {
-        return jdbc.query(SELECT_RECORD + " ORDER BY agent_id", (rs, i) -> record(rs));
+        java.util.Map<String, List<String>> hosts = new java.util.HashMap<>();
+        jdbc.query("SELECT agent_id, host_name FROM agent_host ORDER BY host_name",
+                (java.sql.ResultSet rs) -> { hosts.computeIfAbsent(rs.getString(1), k -> new java.util.ArrayList<>()).add(rs.getString(2)); });
+        return jdbc.query(SELECT_RECORD + " ORDER BY agent_id", (rs, i) -> record(rs, hosts.getOrDefault(rs.getString(1), List.of())));
     }
 
     Optional<AgentCredentialStore.AgentRecord> record(String agentId) {
-        return jdbc.query(SELECT_RECORD + " WHERE agent_id = ?", (rs, i) -> record(rs), agentId).stream().findFirst();
+        List<String> hosts = boundHosts(agentId);
+        return jdbc.query(SELECT_RECORD + " WHERE agent_id = ?", (rs, i) -> record(rs, hosts), agentId).stream().findFirst();
     }
 
     private static final String SELECT_RECORD = "SELECT agent_id, revoked, issued_at, revoked_at, host, agent_version,"
             + " registered_at, last_seq, accepted_messages, accepted_samples, buffered, dropped_overflow FROM agent";
 
-    private static AgentCredentialStore.AgentRecord record(java.sql.ResultSet rs) throws java.sql.SQLException {
+    private static AgentCredentialStore.AgentRecord record(java.sql.ResultSet rs, List<String> boundHosts) throws java.sql.SQLException {
         return new AgentCredentialStore.AgentRecord(rs.getString(1), rs.getBoolean(2), instant(rs.getTimestamp(3)),
-                instant(rs.getTimestamp(4)), rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7)), rs.getLong(8),
+                instant(rs.getTimestamp(4)), boundHosts, rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7)), rs.getLong(8),
                 rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12));
     }
 

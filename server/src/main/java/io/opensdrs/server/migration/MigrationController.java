@@ -88,7 +88,7 @@ public class MigrationController {
         List<Relocation> relocations = new ArrayList<>();
         for (int i = 0; i < body.moves().size(); i++) {
             MoveRequest m = body.moves().get(i);
-            relocations.add(recommendations.resolve("moves[" + i + "]", m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
+            relocations.add(recommendations.resolve(clusterId, "moves[" + i + "]", m.vmId(), m.diskKeys(), m.destinationDatastoreId(),
                     Boolean.TRUE.equals(m.homeOnly())));
         }
         return view(recommendations.create(clusterId, body.reasonCode(), relocations));

@@ -90,18 +90,25 @@ public class MigrationRepository {
     /** A recommendation as the REST API lists it: its single move's fields (null for several), state and whether it moves a home. */
     public record RecommendationRow(long id, String vmId, Integer diskKey, String sourceDatastore, String destinationDatastore,
                                     String reasonCode, Double benefit, Double cost, Double confidence, String state, Instant createdAt,
-                                    boolean movesHome) {
+                                    boolean movesHome, boolean explained) {
+    }
+
+    /** How many of the cluster's recommendations await an administrator (PENDING). */
+    public long pendingOf(String clusterId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM recommendation WHERE cluster_moid = ? AND state = ?", Long.class, clusterId,
+                RecommendationState.PENDING.name());
     }
 
     /** The cluster's newest {@code limit} recommendations, newest first. */
     public List<RecommendationRow> recommendationsOf(String clusterId, int limit) {
         return jdbc.query("SELECT r.id, r.vm_moid, r.disk_key, r.source_datastore, r.destination_datastore, r.reason_code, r.benefit, r.cost,"
                         + " r.confidence, r.state, r.created_at, EXISTS (SELECT 1 FROM migration_action a WHERE a.recommendation_id = r.id"
-                        + " AND a.home_only) FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
+                        + " AND a.home_only), EXISTS (SELECT 1 FROM recommendation_explanation e WHERE e.recommendation_id = r.id)"
+                        + " FROM recommendation r WHERE r.cluster_moid = ? ORDER BY r.id DESC FETCH FIRST " + limit + " ROWS ONLY",
                 (rs, i) -> new RecommendationRow(rs.getLong(1), rs.getString(2), (Integer) rs.getObject(3, Integer.class),
                         rs.getString(4), rs.getString(5), rs.getString(6), (Double) rs.getObject(7, Double.class),
                         (Double) rs.getObject(8, Double.class), (Double) rs.getObject(9, Double.class), rs.getString(10),
-                        rs.getTimestamp(11).toInstant(), rs.getBoolean(12)), clusterId);
+                        rs.getTimestamp(11).toInstant(), rs.getBoolean(12), rs.getBoolean(13)), clusterId);
     }
 
     public List<MigrationAction> actions(long recommendationId) {
@@ -266,6 +273,18 @@ public class MigrationRepository {
 
     public boolean datastoreExists(String datastoreId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM datastore WHERE moid = ?", Long.class, datastoreId) != 0;
+    }
+
+    /** The datastore cluster (StoragePod) a stored datastore belongs to; empty when it is in none. */
+    public Optional<String> clusterOf(String datastoreId) {
+        return jdbc.queryForList("SELECT cluster_moid FROM datastore WHERE moid = ? AND cluster_moid IS NOT NULL", String.class, datastoreId)
+                .stream().findFirst();
+    }
+
+    /** Whether the host mounts the datastore ({@code HostSystem.datastore}), as the stored inventory holds it. */
+    public boolean hostMounts(String hostId, String datastoreId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM host_datastore WHERE host_moid = ? AND datastore_moid = ?", Long.class,
+                hostId, datastoreId) != 0;
     }
 
     /** A VM of the stored inventory: its host, home datastore and the bytes of its home. */

@@ -84,9 +84,41 @@ public class Recommendations {
      * on its own — read against the stored inventory: the VM, its disks and the destination must be
      * known there, each disk listed once and on one source datastore other than the destination, a home
      * moved alone somewhere it is not. No disk keys: the whole VM. Its source datastores, host and the
-     * bytes it copies are the inventory's. Each refusal names {@code field} ("moves[0]") and what in it.
+     * bytes it copies are the inventory's. As vSphere's Storage DRS moves only within a datastore cluster
+     * (SPEC §4), the destination and every datastore the move takes something from must be in
+     * {@code clusterId}, and the VM's host must mount the destination: a move made in one cluster can
+     * never take a VM out of it. Each refusal names {@code field} ("moves[0]") and what in it.
      */
-    public Relocation resolve(String field, String vmId, List<Integer> diskKeys, String destinationDatastoreId, boolean homeOnly) {
+    public Relocation resolve(String clusterId, String field, String vmId, List<Integer> diskKeys, String destinationDatastoreId,
+                              boolean homeOnly) {
+        Relocation r = resolveInInventory(field, vmId, diskKeys, destinationDatastoreId, homeOnly);
+        String destinationCluster = store.clusterOf(destinationDatastoreId).orElse(null);
+        if (!clusterId.equals(destinationCluster)) {
+            throw new InvalidFieldException(field + ".destinationDatastoreId", "datastore " + destinationDatastoreId + " is "
+                    + (destinationCluster == null ? "in no datastore cluster" : "in datastore cluster " + destinationCluster)
+                    + ", not in " + clusterId + "; a move stays within the cluster it is made in");
+        }
+        Set<String> taken = new LinkedHashSet<>(r.sourceDatastoreIds());
+        if (r.scope() == Relocation.Scope.WHOLE_VM) {
+            store.storedVm(vmId).map(MigrationRepository.StoredVm::home).ifPresent(taken::add);
+        }
+        taken.remove(destinationDatastoreId);
+        for (String source : taken) {
+            if (!clusterId.equals(store.clusterOf(source).orElse(null))) {
+                throw new InvalidFieldException(field + (r.scope() == Relocation.Scope.DISKS ? ".diskKeys" : ".vmId"),
+                        "the move would take " + (r.scope() == Relocation.Scope.HOME ? "the home" : "disks") + " of VM " + vmId
+                                + " from datastore " + source + ", which is not in datastore cluster " + clusterId);
+            }
+        }
+        if (r.hostId() != null && !store.hostMounts(r.hostId(), destinationDatastoreId)) {
+            throw new InvalidFieldException(field + ".destinationDatastoreId", "host " + r.hostId() + " of VM " + vmId
+                    + " does not mount datastore " + destinationDatastoreId);
+        }
+        return r;
+    }
+
+    private Relocation resolveInInventory(String field, String vmId, List<Integer> diskKeys, String destinationDatastoreId,
+                                          boolean homeOnly) {
         List<Integer> keysAsked = diskKeys == null ? List.of() : diskKeys;
         if (vmId == null || vmId.isBlank()) {
             throw new InvalidFieldException(field + ".vmId", "must not be empty");
@@ -116,11 +148,17 @@ public class Recommendations {
         if (keysAsked.isEmpty()) {
             Set<String> sources = new LinkedHashSet<>();
             long size = destinationDatastoreId.equals(vm.home()) ? 0 : vm.homeBytes();
+            boolean moves = vm.home() != null && !vm.home().equals(destinationDatastoreId);
             for (MigrationRepository.StoredDisk d : disks.values()) {
                 sources.add(d.datastore());
                 if (!d.datastore().equals(destinationDatastoreId)) {
                     size += d.size();
+                    moves = true;
                 }
+            }
+            if (!moves) {
+                throw new InvalidFieldException(field + ".destinationDatastoreId", "VM " + vmId + " is already entirely on "
+                        + destinationDatastoreId);
             }
             return new Relocation(vmId, Relocation.Scope.WHOLE_VM, List.of(), List.copyOf(sources), destinationDatastoreId, vm.host(),
                     size);

@@ -1,5 +1,6 @@
 package io.opensdrs.server.rules;
 
+import io.opensdrs.server.problems.ApiIds;
 import io.opensdrs.server.problems.InvalidFieldException;
 import io.opensdrs.server.balancing.ClusterStateAssembler;
 import io.opensdrs.server.inventory.InventoryRepository;
@@ -174,6 +175,10 @@ public class PodRules {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > MAX_NAME) {
             throw new InvalidFieldException("name", "must be 1 to " + MAX_NAME + " characters");
+        }
+        // checked before it reaches vCenter, whose answer to a control character is a SOAP fault, not a reason
+        if (!trimmed.matches(ApiIds.NAME)) {
+            throw new InvalidFieldException("name", ApiIds.NAME_MESSAGE);
         }
         return trimmed;
     }

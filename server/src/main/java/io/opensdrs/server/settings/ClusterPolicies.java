@@ -140,6 +140,15 @@ public class ClusterPolicies {
         return policies.vmServiceClasses();
     }
 
+    /**
+     * Makes a change to the cluster's settings wait for any other in flight, until the caller's
+     * transaction ends: two administrators saving at once each read back vCenter's pod as the other
+     * left it, and the one whose write landed first would be told vCenter refused it.
+     */
+    public void lockForChange(String clusterId) {
+        policies.lockForChange(clusterId);
+    }
+
     /** What annotations cannot check: the VMs exist, no VM twice, classes named once and known. Throws before anything is written. */
     public void check(String clusterId, List<SettingsRequest.VmOverrideEntry> overrides, List<SettingsRequest.ServiceClassEntry> classes) {
         Set<String> classIds = new HashSet<>();

@@ -23,6 +23,15 @@ public class ClusterPolicyRepository {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Locks the cluster's inventory row until the transaction ends, so that changes to one cluster's
+     * settings — read from vCenter's pod, changed, written back and read back — run one after another,
+     * on this server and on any other on the same database.
+     */
+    void lockForChange(String clusterId) {
+        jdbc.queryForList("SELECT moid FROM datastore_cluster WHERE moid = ? FOR UPDATE", String.class, clusterId);
+    }
+
     /** vm id → override of the cluster's VMs. */
     Map<String, VmOverride> vmOverrides(String clusterId) {
         Map<String, VmOverride> out = new LinkedHashMap<>();

@@ -52,12 +52,12 @@ public record SettingsRequest(
             @NotNull @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String vmId,
             @NotNull @Pattern(regexp = "default|manual|automated|excluded", message = "must be default, manual, automated or excluded")
             String behavior,
-            @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String serviceClass) {
+            @Pattern(regexp = ApiIds.IDENTIFIER, message = ApiIds.IDENTIFIER_MESSAGE) String serviceClass) {
     }
 
     /** A SLEDS service class (SPEC §3.5): a bound on its streams' mean response time while their demand, all together, stays within the demand bounds. */
     public record ServiceClassEntry(
-            @NotNull @Pattern(regexp = ApiIds.MOID, message = ApiIds.MOID_MESSAGE) String id,
+            @NotNull @Pattern(regexp = ApiIds.IDENTIFIER, message = ApiIds.IDENTIFIER_MESSAGE) String id,
             @NotNull @DecimalMin(value = "0.1") @DecimalMax(value = "10000") Double deliveryBoundMs,
             @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundIops,
             @NotNull @DecimalMin(value = "0.0", inclusive = false) Double demandBoundBytesPerSecond,

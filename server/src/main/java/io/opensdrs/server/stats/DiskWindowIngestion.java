@@ -26,24 +26,32 @@ public class DiskWindowIngestion {
     private final WorkloadPercentiles percentiles;
     private final NewestDiskWindows newest;
     private final TransactionTemplate tx;
+    private final StatisticsWarmup warmup;
     private final Map<String, Long> newestStart = new ConcurrentHashMap<>();
     private final Map<String, Long> nextSeq = new ConcurrentHashMap<>();
 
     public DiskWindowIngestion(StatisticsRepository raw, WorkloadPercentiles percentiles, NewestDiskWindows newest,
-                               TransactionTemplate tx) {
+                               TransactionTemplate tx, StatisticsWarmup warmup) {
         this.raw = raw;
         this.percentiles = percentiles;
         this.newest = newest;
         this.tx = tx;
+        this.warmup = warmup;
     }
 
-    /** Inside the caller's transaction: the batch as the source numbered it (an agent's message seq). */
+    /**
+     * Inside the caller's transaction: the batch as the source numbered it (an agent's message seq).
+     * Waits for the rebuild after a start ({@link StatisticsWarmup}), as {@link #fold} and {@link #ingest} do:
+     * a batch stored while the replay reads the table could be replayed and folded both.
+     */
     public void store(String source, long seq, DiskStatsBatch batch) {
+        warmup.await();
         raw.insert(source, seq, batch);
     }
 
     /** After the commit of {@link #store}: the live percentiles and newest windows. */
     public void fold(DiskStatsBatch batch) {
+        warmup.await();
         percentiles.record(batch);
         newest.record(batch);
         for (DiskWindowStats s : batch.getSamplesList()) {
@@ -57,6 +65,7 @@ public class DiskWindowIngestion {
      * source derives from them), and folds them after the commit. Returns what was stored.
      */
     public DiskStatsBatch ingest(String source, DiskStatsBatch batch, Consumer<DiskStatsBatch> alongside) {
+        warmup.await(); // each disk's newest stored window is known only after the rebuild
         DiskStatsBatch.Builder fresh = DiskStatsBatch.newBuilder().setHost(batch.getHost());
         Map<String, Long> seen = new java.util.HashMap<>();
         for (DiskWindowStats s : batch.getSamplesList()) {

@@ -108,6 +108,22 @@ public class StatisticsRepository {
     /** Rows per fetch when streaming batches (each up to a few hundred KB). */
     static final int STREAM_FETCH_SIZE = 16;
 
+    /** The start of the newest window stored of any source; null when none. */
+    public Long newestWindowStart() {
+        return jdbc.queryForObject("SELECT MAX(last_window_ms) FROM sample_batch", Long.class);
+    }
+
+    /** The retained batches with a window starting at or after {@code fromWindowMs}, of every source, in no set order. */
+    public void forEachSince(long fromWindowMs, Consumer<DiskStatsBatch> consumer) {
+        jdbc.query("SELECT payload FROM sample_batch WHERE last_window_ms >= ?", rs -> {
+            try {
+                consumer.accept(DiskStatsBatch.parseFrom(rs.getBytes(1)));
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException("sample_batch row is not a DiskStatsBatch", e);
+            }
+        }, fromWindowMs);
+    }
+
     /** Every retained batch, oldest first. */
     public void forEach(Consumer<DiskStatsBatch> consumer) {
         jdbc.query("SELECT payload FROM sample_batch ORDER BY id", rs -> {

@@ -31,9 +31,11 @@ public class WorkloadPercentiles {
     private final ConcurrentHashMap<String, SlidingPercentiles> datastores = new ConcurrentHashMap<>();
     private final LongAdder folded = new LongAdder();
     private final AtomicInteger rotation = new AtomicInteger();
+    private final StatisticsWarmup warmup;
 
-    public WorkloadPercentiles(SdrsProperties properties) {
+    public WorkloadPercentiles(SdrsProperties properties, StatisticsWarmup warmup) {
         this.windows = List.copyOf(properties.getStats().getWindows());
+        this.warmup = warmup;
     }
 
     /** The disk identity the statistics use: VM and device key, stable across storage vMotion. */
@@ -113,6 +115,16 @@ public class WorkloadPercentiles {
         return t != null ? t : map.computeIfAbsent(key, k -> new SlidingPercentiles(windows, publishing));
     }
 
+    /**
+     * Before a replay: a sample time at or before the newest of each disk ({@link #diskId}) and datastore
+     * the replay will fold (those not named get none), so that their trackers skip what the replay's end would reset away
+     * ({@link SlidingPercentiles#replayEndsAt}).
+     */
+    void replayEndsAt(Map<String, Long> newestByDisk, Map<String, Long> newestByDatastore) {
+        newestByDisk.forEach((id, t) -> tracker(disks, id, false).replayEndsAt(t));
+        newestByDatastore.forEach((name, t) -> tracker(datastores, name, true).replayEndsAt(t));
+    }
+
     /** Samples folded since start (including the replay). */
     public long folded() {
         return folded.sum();
@@ -126,13 +138,25 @@ public class WorkloadPercentiles {
         return i;
     }
 
+    /**
+     * For the API, which answers rather than waits: throws {@link StatisticsWarmingException} while the
+     * percentiles are rebuilt after a start ({@link StatisticsWarmup}).
+     */
+    public void requireRebuilt() {
+        warmup.requireRebuilt();
+    }
+
+    /** Waits for the rebuild after a start ({@link StatisticsWarmup}): until then they hold part of the samples. */
     public Optional<WindowPercentiles> datastore(String name, Duration window) {
         int i = windowIndex(window);
+        warmup.await();
         return Optional.ofNullable(datastores.get(name)).map(s -> s.query(i));
     }
 
+    /** Waits for the rebuild, as {@link #datastore} does. */
     public Optional<WindowPercentiles> disk(String diskId, Duration window) {
         int i = windowIndex(window);
+        warmup.await();
         return Optional.ofNullable(disks.get(diskId)).map(s -> s.query(i));
     }
 

@@ -23,6 +23,11 @@ public class PluginProperties {
      */
     private String serverThumbprint;
     private String adminEmail;
+    /**
+     * Origins ({@code https://host[:port]}) allowed to frame the plugin's pages under {@code /ui/}: the
+     * vSphere Client, which shows remote plugins in a frame. Default: the origin of {@code sdrs.vcenter.url}.
+     */
+    private java.util.List<String> frameAncestors = new java.util.ArrayList<>();
 
     public boolean isRegister() { return register; }
     public void setRegister(boolean register) { this.register = register; }
@@ -36,5 +41,7 @@ public class PluginProperties {
     public void setServerThumbprint(String serverThumbprint) { this.serverThumbprint = serverThumbprint; }
     public String getAdminEmail() { return adminEmail; }
     public void setAdminEmail(String adminEmail) { this.adminEmail = adminEmail; }
+    public java.util.List<String> getFrameAncestors() { return frameAncestors; }
+    public void setFrameAncestors(java.util.List<String> frameAncestors) { this.frameAncestors = frameAncestors; }
 
 }

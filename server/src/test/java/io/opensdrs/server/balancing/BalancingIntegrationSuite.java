@@ -217,6 +217,19 @@ abstract class BalancingIntegrationSuite {
         List<Long> recs = ids(run.get("recommendationIds"));
         assertThat(recs).as(run.toString()).isNotEmpty();
         assertThat(run.get("appliedRecommendationIds")).isEmpty();
+        // the cluster's Storage DRS status, as the overview shows it
+        JsonNode status = call(HttpMethod.GET, "/api/v1/clusters/group-p1", null, 200).get("status");
+        assertThat(status.get("pendingRecommendations").asLong()).as(status.toString()).isEqualTo(recs.size());
+        assertThat(status.get("lastRunTrigger").asText()).isEqualTo("manual");
+        assertThat(java.time.Instant.parse(status.get("lastRunAt").asText())).isBeforeOrEqualTo(clock.instant());
+        assertThat(java.time.Instant.parse(status.get("nextRunAt").asText())).as("scheduled 960 min after the last scheduled run")
+                .isAfter(clock.instant().plus(java.time.Duration.ofMinutes(900)));
+        // the list says which have an explanation, so the plugin asks only for those
+        for (JsonNode listed : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (recs.contains(listed.get("id").asLong())) {
+                assertThat(listed.get("explained").asBoolean()).as(listed.toString()).isTrue();
+            }
+        }
         for (long id : recs) {
             JsonNode r = call(HttpMethod.GET, "/api/v1/recommendations/" + id, null, 200);
             assertThat(r.toString()).contains("PENDING");
@@ -368,9 +381,9 @@ abstract class BalancingIntegrationSuite {
         // the faults page and the history name what the vSphere Client shows: VM db, ds-a, not vm-32, datastore-11
         JsonNode fault = call(HttpMethod.GET, "/api/v1/clusters/group-p1/faults", null, 200).get(0);
         assertThat(fault.get("subject").asText()).isEqualTo("VM db on ds-a");
-        assertThat(fault.get("reason").asText()).isEqualTo("datastoreMaint: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
+        assertThat(fault.get("reason").asText()).isEqualTo("Datastore is entering maintenance mode: VM db is excluded from Storage DRS; move its disks off ds-a by hand");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("datastoreMaint: VM web from ds-a to ds-b (manual: awaiting approval)");
+                .contains("Datastore is entering maintenance mode: VM web from ds-a to ds-b (manual: awaiting approval)");
         JsonNode status = call(HttpMethod.GET, "/api/v1/datastores/ds-a/maintenance", null, 200);
         assertThat(status.get("state").asText()).isEqualTo("ENTERING");
         for (JsonNode l : status.get("left")) {
@@ -513,6 +526,11 @@ abstract class BalancingIntegrationSuite {
         // another move of app while its home's task runs waits: vCenter would answer TaskInProgress
         JsonNode disk = call(HttpMethod.POST, "/api/v1/clusters/group-p1/recommendations", Map.of("reasonCode", "balanceDatastoreIOLoad",
                 "moves", List.of(Map.of("vmId", "vm-33", "diskKeys", List.of(2000), "destinationDatastoreId", "datastore-11"))), 201);
+        for (JsonNode row : call(HttpMethod.GET, "/api/v1/clusters/group-p1/recommendations", null, 200)) {
+            if (row.get("id").asLong() == disk.get("id").asLong()) {
+                assertThat(row.get("explained").asBoolean()).as("an administrator's move has no explanation").isFalse();
+            }
+        }
         call(HttpMethod.POST, "/api/v1/recommendations/" + disk.get("id").asLong() + "/apply", null, 200);
         Thread.sleep(1500);
         assertThat(call(HttpMethod.GET, "/api/v1/recommendations/" + disk.get("id").asLong(), null, 200).at("/actions/0/state").asText())
@@ -1123,7 +1141,7 @@ abstract class BalancingIntegrationSuite {
         }
         assertThat(vcenter.relocations).as("RelocateVM issued by the applier").containsExactly("vm-31 -> datastore-12");
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200).toString())
-                .contains("virtualDiskAntiAffin: VM web from ds-a to ds-b (automated)");
+                .contains("Fix virtual disk anti-affinity rule: VM web from ds-a to ds-b (automated)");
         assertThat(run.get("faults")).isEmpty();
 
         Map<String, Object> reset = settings("manual");
@@ -1231,7 +1249,7 @@ abstract class BalancingIntegrationSuite {
         assertThat(e.get("summary").asText()).isEqualTo("VM app keeps its VMDKs together but its home (configuration files, logs,"
                 + " swap) is on ds-a and its disks on ds-b; the home joins its disks on ds-b, the fewest bytes to copy");
         JsonNode history = call(HttpMethod.GET, "/api/v1/clusters/group-p1/history", null, 200);
-        assertThat(history.toString()).contains("virtualDiskJointAffin: the home of VM app from ds-a to ds-b (manual: awaiting approval)");
+        assertThat(history.toString()).contains("Fix virtual disk affinity rule: the home of VM app from ds-a to ds-b (manual: awaiting approval)");
         JsonNode lastRun = null;
         for (JsonNode h : history) {
             if ("run".equals(h.get("action").asText()) && lastRun == null) {

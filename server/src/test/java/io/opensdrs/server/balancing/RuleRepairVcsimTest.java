@@ -133,7 +133,7 @@ class RuleRepairVcsimTest {
                         "spread", "virtualDiskJointAffin", "astray", "virtualDiskJointAffin"));
         String astray = jdbc.queryForObject("SELECT moid FROM vm WHERE name = 'astray'", String.class);
         assertThat(api.call(HttpMethod.GET, "/api/v1/clusters/" + pod + "/history", null, 200).toString())
-                .contains("virtualDiskJointAffin: the home of VM astray from ds3 to ds2 (");
+                .contains("Fix virtual disk affinity rule: the home of VM astray from ds3 to ds2 (");
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM migration_action WHERE vm_moid = ? AND home_only", Long.class, astray))
                 .as("astray's home moves alone: its disk is where it goes").isEqualTo(1);
         for (JsonNode id : run.get("recommendationIds")) {

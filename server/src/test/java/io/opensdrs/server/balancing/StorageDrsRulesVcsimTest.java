@@ -47,7 +47,9 @@ class StorageDrsRulesVcsimTest {
      * automation and a service class, and is destroyed in vCenter.
      */
     static final String WORLD = "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":["
-            + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]}],"
+            + "{\"name\":\"ds1\",\"capacityGB\":200},{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"ds3\",\"capacityGB\":200}]},"
+            // POD1: a second cluster, whose settings only settingsSavedAtOnceAreAppliedOneAfterAnother changes
+            + "{\"name\":\"POD1\",\"datastores\":[{\"name\":\"ds9\",\"capacityGB\":100}]}],"
             + "\"hosts\":[{\"name\":\"h1\",\"cluster\":\"C0\"}],\"vms\":["
             + "{\"name\":\"a\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
             + "{\"name\":\"b\",\"host\":\"h1\",\"disks\":[{\"name\":\"disk1\",\"sizeGB\":1,\"datastore\":\"ds1\"}]},"
@@ -215,7 +217,11 @@ class StorageDrsRulesVcsimTest {
 
     /** The pod's podConfig as vCenter holds it, read from outside with govc. */
     JsonNode heldPodConfig() throws Exception {
-        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", "POD0").strip();
+        return heldPodConfig("POD0");
+    }
+
+    JsonNode heldPodConfig(String pod) throws Exception {
+        String podRef = vcsim.govc("find", "-i", "/", "-type", "StoragePod", "-name", pod).strip();
         return JSON.readTree(vcsim.govc("object.collect", "-json", podRef, "podStorageDrsEntry.storageDrsConfig"))
                 .at("/0/val/podConfig");
     }
@@ -385,6 +391,43 @@ class StorageDrsRulesVcsimTest {
                 "congestionAlpha", 0.9));
         api.call(HttpMethod.PUT, settings, body, 200);
         assertThat(heldPodConfig().at("/spaceLoadBalanceConfig/spaceUtilizationThreshold").asInt()).isEqualTo(80);
+    }
+
+    /**
+     * Administrators saving the settings at the same moment: each change is applied whole, one after
+     * another, and none is told that vCenter refused it because it read back another's value.
+     */
+    @Test
+    void settingsSavedAtOnceAreAppliedOneAfterAnother() throws Exception {
+        fullSync();
+        String pod1 = jdbc.queryForObject("SELECT moid FROM datastore_cluster WHERE name = 'POD1'", String.class);
+        String settings = "/api/v1/clusters/" + pod1 + "/settings";
+        AdminApi api = new AdminApi(rest);
+        Map<String, Object> body = settingsBody(api, settings);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            for (int round = 0; round < 3; round++) {
+                List<java.util.concurrent.Future<org.springframework.http.ResponseEntity<String>>> answers = new java.util.ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    Map<String, Object> mine = new HashMap<>(body);
+                    mine.put("spaceThresholdPct", 70 + round * 6 + i);
+                    org.springframework.http.HttpHeaders h = new org.springframework.http.HttpHeaders();
+                    h.setContentType(org.springframework.http.MediaType.APPLICATION_JSON);
+                    String json = JSON.writeValueAsString(mine);
+                    answers.add(pool.submit(() -> api.rest().exchange(settings, HttpMethod.PUT,
+                            new org.springframework.http.HttpEntity<>(json, h), String.class)));
+                }
+                for (java.util.concurrent.Future<org.springframework.http.ResponseEntity<String>> a : answers) {
+                    org.springframework.http.ResponseEntity<String> r = a.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    assertThat(r.getStatusCode().value()).as(r.getBody()).isEqualTo(200);
+                }
+                int stored = api.call(HttpMethod.GET, settings, null, 200).get("spaceThresholdPct").asInt();
+                assertThat(heldPodConfig("POD1").at("/spaceLoadBalanceConfig/spaceUtilizationThreshold").asInt())
+                        .as("vCenter holds what the server stored").isEqualTo(stored);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** The names of the pod's VM anti-affinity rules as vCenter holds them, read from outside with govc. */

@@ -83,8 +83,9 @@ class MigrationApplierVcsimTest {
                     .append(i == 10 ? ",\"localSwapDatastore\":\"local1\"}" : "}");
         }
         return "{\"datacenter\":\"DC0\",\"storagePods\":[{\"name\":\"POD0\",\"datastores\":[{\"name\":\"ds1\",\"capacityGB\":200},"
-                + "{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"flaky\",\"capacityGB\":50}]}],"
-                + "\"datastores\":[{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"tight\",\"capacityGB\":4},{\"name\":\"tight2\",\"capacityGB\":4},{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
+                + "{\"name\":\"ds2\",\"capacityGB\":200},{\"name\":\"flaky\",\"capacityGB\":50},"
+                + "{\"name\":\"small\",\"capacityGB\":1},{\"name\":\"tight\",\"capacityGB\":4},{\"name\":\"tight2\",\"capacityGB\":4}]}],"
+                + "\"datastores\":[{\"name\":\"local1\",\"capacityGB\":20}],\"hosts\":[" + hosts + "],\"vms\":[" + vms + "]}";
     }
 
     @DynamicPropertySource

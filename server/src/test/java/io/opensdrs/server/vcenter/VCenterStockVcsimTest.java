@@ -137,11 +137,14 @@ class VCenterStockVcsimTest {
 
     @Test
     void wholeVmRelocationThroughTheApplier() throws Exception {
-        fullSync();
         String vm = moid("/DC0/vm/DC0_H0_VM1");
         String ds0 = moid("/DC0/datastore/LocalDS_0");
         String ds2 = moid("/DC0/datastore/LocalDS_2");
         String pod = moid("/DC0/datastore/DC0_POD0");
+        // Storage DRS moves within a datastore cluster: both datastores go into the pod, as an administrator puts them
+        // (stock vcsim cannot move them out again; moid() finds them inside it)
+        vcsim.govc("object.mv", "/DC0/datastore/LocalDS_0", "/DC0/datastore/LocalDS_2", "/DC0/datastore/DC0_POD0");
+        fullSync();
         assertThat(vcsim.govc("object.collect", "-s", "/DC0/vm/DC0_H0_VM1", "datastore").strip()).isEqualTo("Datastore:" + ds0);
 
         JsonNode rec = call(HttpMethod.POST, "/api/v1/clusters/" + pod + "/recommendations", Map.of("reasonCode", "storagePlacement",

@@ -104,7 +104,7 @@ public final class IngestBenchmark implements Callable<Integer> {
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int a = 0; a < agents; a++) {
             String id = "b4-agent-" + a;
-            String token = credentials.issue(id).token();
+            String token = credentials.issue(id, List.of("esx-" + a)).token();
             int agentIndex = a;
             Thread t = new Thread(() -> {
                 try {
