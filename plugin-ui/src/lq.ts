@@ -34,8 +34,12 @@ export function fitLine(points: Array<Pick<FitPoint, 'outstandingIos' | 'latency
   const d = n * sxx - sx * sx;
   if (d === 0) return null;
   const m = (n * sxy - sx * sy) / d;
+  const c = (sy - m * sx) / n;
+  // C ≥ 0 (Eq. 1: latency at zero queue), as the server's LqEstimator: where least squares gives
+  // C < 0 the best line under C ≥ 0 is the one through the origin, m = ΣQL/ΣQ².
+  if (c < 0) return sxx > 0 && sxy > 0 ? { m: sxy / sxx, c: 0 } : null;
   if (!(m > 0)) return null;
-  return { m, c: (sy - m * sx) / n };
+  return { m, c };
 }
 
 export function latencyAt(l: LqLine, q: number): number {
@@ -55,10 +59,17 @@ export function peakIops(l: LqLine): number {
 
 
 
-/** Latency at α of peak throughput: the congestion threshold (Eq. 9). */
+/** SIOC's default congestion threshold (ms), the server's CongestionThresholds.SIOC_DEFAULT_THRESHOLD_MS. */
+export const SIOC_DEFAULT_THRESHOLD_MS = 30;
+
+/**
+ * Latency at α of peak throughput: the congestion threshold (Eq. 9). A line with C ≤ 0 gives
+ * L_α ≤ 0, no threshold: then SIOC's default, as the server sends to the hosts.
+ */
 export function latencyAlpha(l: LqLine, alpha: number): number {
   if (!(alpha > 0 && alpha < 1)) throw new RangeError('alpha must be in (0, 1)');
-  return Math.max(l.c, 0) / (1 - alpha);
+  const la = l.c / (1 - alpha);
+  return la > 0 && Number.isFinite(la) ? la : SIOC_DEFAULT_THRESHOLD_MS;
 }
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops } from '../src/lq';
+import { fitLine, iopsAt, latencyAlpha, latencyAt, lineOf, lqSeries, peakIops, SIOC_DEFAULT_THRESHOLD_MS } from '../src/lq';
 
 describe('Pesto L-Q relations', () => {
   const l = { m: 0.5, c: 4 };
@@ -49,5 +49,23 @@ describe('L-Q plot series', () => {
     expect(s.fittedLatency[s.x.indexOf(0)]).toBe(4);
     expect(new Set(s.peak)).toEqual(new Set([2000]));
     expect(lqSeries(pts, null).fittedLatency.every((v) => v === null)).toBe(true);
+  });
+});
+
+describe('issue 42: C >= 0', () => {
+  // fio-plot's P420i 7.2k disk, 4 KiB random writes, depths 2–32: least squares gives C ≈ −2.06 ms
+  const pts = [[2, 11.1583], [4, 21.2483], [8, 44.3351], [16, 85.8991], [32, 184.0523]]
+    .map(([q, l]) => ({ outstandingIos: q, latencyMs: l }));
+
+  it('fits the line through the origin where least squares gives C < 0', () => {
+    const f = fitLine(pts)!;
+    const sxy = pts.reduce((a, p) => a + p.outstandingIos * p.latencyMs, 0);
+    const sxx = pts.reduce((a, p) => a + p.outstandingIos * p.outstandingIos, 0);
+    expect(f.c).toBe(0);
+    expect(f.m).toBeCloseTo(sxy / sxx, 9);
+  });
+
+  it("shows SIOC's default threshold, not 0 ms, for a line with C = 0", () => {
+    expect(latencyAlpha({ m: 2.19, c: 0 }, 0.9)).toBe(SIOC_DEFAULT_THRESHOLD_MS);
   });
 });

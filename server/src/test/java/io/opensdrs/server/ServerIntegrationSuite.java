@@ -329,6 +329,62 @@ abstract class ServerIntegrationSuite {
     }
 
     /**
+     * Issue 42: a run whose least-squares line has C &lt; 0 (latency growing faster than linearly:
+     * fio-plot's 7.2k disk behind a P420i, 4 KiB random writes at depths 2–32, mean latency per
+     * depth) is served as the line with C ≥ 0 that fits best, the one through the origin; no line
+     * with C &lt; 0 reaches the REST model view, its history or another datastore's default model.
+     */
+    @Test
+    void aRunWhoseFreeInterceptIsNegativeIsServedWithCAtLeastZero() throws Exception {
+        inventory.setSnapshot(InMemoryInventorySource.sample("v-intercept"));
+        call(HttpMethod.POST, "/api/v1/inventory/sync?kind=full", null, 200);
+        double[] q = {2, 4, 8, 16, 32};
+        double[] l = {11.1583, 21.2483, 44.3351, 85.8991, 184.0523};
+        assertThat(io.opensdrs.model.stats.LineFit.ordinary(q, l).intercept()).as("free least-squares C").isNegative();
+        InjectorResult.Builder r = InjectorResult.newBuilder().setDatastore("ds-c").setRunId("run-curved")
+                .setStartedMs(1_700_000_000_000L).setFinishedMs(1_700_000_060_000L).setIoSizeKb(4).setReadShare(1).setRandomness(1)
+                .setMode(io.opensdrs.shared.agent.v1.InjectorMode.EMULATED).setValid(true).setAttempt(1);
+        double sql = 0;
+        double sqq = 0;
+        for (int i = 0; i < q.length; i++) {
+            r.addPoints(InjectorPoint.newBuilder().setTargetOio((int) q[i]).setMeasuredOio(q[i]).setIoCount(1000).setDurationS(5)
+                    .setIops(q[i] / l[i] * 1000).setMeanLatencyMs(l[i]));
+            sql += q[i] * l[i];
+            sqq += q[i] * q[i];
+        }
+        // the agent's own fit (WorkloadInjector.fit is the same estimator)
+        var agentFit = new io.opensdrs.model.pesto.OrdinaryLqEstimator().fit(q, l);
+        assertThat(agentFit.intercept()).as("agent's C").isGreaterThanOrEqualTo(0);
+        r.setFit(LqFit.newBuilder().setSlopeMsPerIo(agentFit.slope()).setInterceptMs(agentFit.intercept())
+                .setRSquared(agentFit.rSquared()).setPoints(q.length));
+        String id = "agent-" + UUID.randomUUID();
+        try (SimulatedAgent a = agent(issue(id))) {
+            a.register(id, "esx1", List.of("ds-c"));
+            SimulatedAgent.Session s = a.openSession();
+            s.send(AgentMessage.newBuilder().setSeq(1).setInjectorResult(r).build());
+            assertThat(ack(s).getAck().getStatus()).isEqualTo(AckStatus.ACCEPTED);
+        }
+
+        JsonNode m = call(HttpMethod.GET, "/api/v1/datastores/ds-c/model?kind=pesto", null, 200);
+        assertThat(m.get("model").get("source").asText()).isEqualTo("injector");
+        assertThat(m.get("model").get("valid").asBoolean()).isTrue();
+        assertThat(m.get("model").get("parameters").get("C").asDouble()).isZero();
+        assertThat(m.get("model").get("parameters").get("m").asDouble()).isCloseTo(sql / sqq, org.assertj.core.data.Offset.offset(1e-9));
+        JsonNode history = call(HttpMethod.GET, "/api/v1/datastores/ds-c/models/history", null, 200);
+        assertThat(history.size()).isPositive();
+        history.forEach(h -> {
+            if (h.get("parameters").has("C")) {
+                assertThat(h.get("parameters").get("C").asDouble()).as("%s C", h.get("kind").asText()).isGreaterThanOrEqualTo(0);
+            }
+        });
+        // a datastore without a model averages the others' lines (Pesto §5.1.3): C ≥ 0 there too
+        JsonNode def = call(HttpMethod.GET, "/api/v1/datastores/ds-b/model?kind=pesto", null, 200);
+        if ("default".equals(def.get("model").get("source").asText())) {
+            assertThat(def.get("model").get("parameters").get("C").asDouble()).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    /**
      * The agent's runs at 4 KiB and 256 KiB are fitted together, each size's newest run: the LQ
      * model learns the device's size factor, and a later 4-KiB run keeps the 256-KiB run's points.
      */

@@ -126,10 +126,24 @@ class WorkflowTest {
                 .datastore("A", 1000, LqSlopeModel.of(0.5, 4), null)
                 .datastore("B", 1000, LqSlopeModel.of(0.1, 9), null)
                 .build();
-        Map<String, Double> t = CongestionThresholds.of(state, 0.8, 0);
-        assertThat(t.get("A")).isCloseTo(20.0, within(1e-9));  // C/(1 − α), Eq. 9
-        assertThat(t.get("B")).isCloseTo(45.0, within(1e-9));
-        assertThat(CongestionThresholds.of(state, 0.8, 30).get("B")).isEqualTo(30.0);
+        Map<String, CongestionThresholds.Threshold> t = CongestionThresholds.of(state, 0.8, 0);
+        assertThat(t.get("A").latencyMs()).isCloseTo(20.0, within(1e-9));  // C/(1 − α), Eq. 9
+        assertThat(t.get("B").latencyMs()).isCloseTo(45.0, within(1e-9));
+        assertThat(t.get("A").fallbackReason()).isNull();
+        assertThat(CongestionThresholds.of(state, 0.8, 30).get("B").latencyMs()).isEqualTo(30.0);
+    }
+
+    @Test
+    void aLineThroughTheOriginGetsSiocsDefaultThresholdWithAReasonNotZero() {
+        // C = 0: a fit whose free C was negative, or Pesto's default model with no fitted datastore
+        ClusterState state = Clusters.cluster()
+                .datastore("origin", 1000, LqSlopeModel.of(2.19, 0), null)
+                .build();
+        CongestionThresholds.Threshold t = CongestionThresholds.of(state, 0.9, 0).get("origin");
+        assertThat(LqSlopeModel.of(2.19, 0).lqLine().latencyAtFractionOfPeak(0.9)).isZero();  // what Eq. 9 gives
+        assertThat(t.latencyMs()).isEqualTo(CongestionThresholds.SIOC_DEFAULT_THRESHOLD_MS);
+        assertThat(t.fallbackReason()).contains("Eq. 9").contains("C = 0.0 ms").contains("SIOC");
+        assertThat(CongestionThresholds.of(state, 0.9, 20).get("origin").latencyMs()).isEqualTo(20.0);
     }
 
     @Test

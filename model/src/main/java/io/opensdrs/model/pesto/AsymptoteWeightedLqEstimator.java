@@ -12,7 +12,8 @@ import io.opensdrs.model.stats.LineFit;
  * weights let those flat points tilt the line and overstate the peak by 20 % or more on SSDs.
  * Weights growing with Q let the points nearest the asymptote decide the slope while every
  * level still contributes, so a single noisy level cannot swing the fit the way a line
- * through the last two points would. k = 0 is ordinary least squares.
+ * through the last two points would. k = 0 is ordinary least squares. Like every estimator it
+ * keeps C ≥ 0 ({@link LqEstimator}).
  */
 public final class AsymptoteWeightedLqEstimator implements LqEstimator {
 
@@ -42,6 +43,6 @@ public final class AsymptoteWeightedLqEstimator implements LqEstimator {
         for (int i = 0; i < w.length; i++) {
             w[i] = Math.pow(outstandingIos[i], exponent);
         }
-        return LineFit.weighted(outstandingIos, latencyMs, w);
+        return LineFit.weightedNonNegativeIntercept(outstandingIos, latencyMs, w);
     }
 }

@@ -23,7 +23,9 @@ import java.util.TreeMap;
 /**
  * Pesto's device model (Gulati et al., SoCC'11): latency is linear in outstanding IOs,
  * L = m·Q + C (Pesto Eq. 1), fitted to injector runs of 4 KiB random reads at OIO 2–32
- * (§5.1), rejected when R² &lt; 0.93. Throughput follows from Little's law, T = Q/(m·Q + C)
+ * (§5.1), rejected when R² &lt; 0.93. The line keeps C ≥ 0 ({@link LqEstimator}: C is the service
+ * time at zero queue): where least squares would give C &lt; 0, the line through the origin that fits
+ * best, and the R² gate judges that line. Throughput follows from Little's law, T = Q/(m·Q + C)
  * (Eqs. 2–3). As published the model ignores IO size, read ratio and randomness: a datastore
  * has one LQ-slope whatever the workload, which is exactly what Romano later refines.
  *
@@ -89,8 +91,11 @@ public final class LqSlopeModel implements DatastoreModel {
         return of(slopeMsPerIo, interceptMs, Double.POSITIVE_INFINITY);
     }
 
-    /** A known line for 4-KiB reads with the size factor's K in KiB (∞: size-blind). */
+    /** A known line for 4-KiB reads with the size factor's K in KiB (∞: size-blind); C ≥ 0 as for a fitted line. */
     public static LqSlopeModel of(double slopeMsPerIo, double interceptMs, double sizeScaleKb) {
+        if (!(interceptMs >= 0)) {
+            throw new IllegalArgumentException("C (intercept_ms) must be >= 0: it is the latency at zero queue (Pesto Eq. 1), got " + interceptMs);
+        }
         if (!(sizeScaleKb > 0)) {
             throw new IllegalArgumentException("size_scale_kb must be > 0 (or infinite), got " + sizeScaleKb);
         }
@@ -126,13 +131,18 @@ public final class LqSlopeModel implements DatastoreModel {
         double[] qe = effectiveOio(q, z, k);
         // The gate judges the run's linearity, so it looks at the ordinary fit whichever
         // estimator draws the line: a weighted line that ignores flat low-Q points on purpose
-        // would otherwise fail runs that are perfectly usable.
-        LineFit ordinary = LineFit.ordinary(qe, l);
+        // would otherwise fail runs that are perfectly usable. It is the ordinary fit under
+        // C ≥ 0 (Eq. 1's C is a service time), so a run is kept only if a physical line fits it.
+        LineFit ordinary = LineFit.ordinaryNonNegativeIntercept(qe, l);
         gate.check(ordinary);
         LineFit candidate = estimator.fit(qe, l);
         if (!(candidate.slope() > 0)) {
             throw new IllegalArgumentException("LQ slope is not positive (" + candidate.slope()
                     + "): latency does not grow with oio in these observations");
+        }
+        if (!(candidate.intercept() >= 0)) {
+            throw new IllegalStateException("LQ estimator " + estimator.name() + " drew C = " + candidate.intercept()
+                    + " ms < 0; every LqEstimator must keep C >= 0 (the latency at zero queue, Pesto Eq. 1)");
         }
         line = candidate;
         sizeScaleKb = k;
@@ -268,7 +278,7 @@ public final class LqSlopeModel implements DatastoreModel {
         return sorted[Math.max(0, (int) Math.ceil(CONFIDENCE * sorted.length) - 1)];
     }
 
-    /** The K (KiB) whose effective OIO fits latency best by ordinary least squares; ∞ for a single size. */
+    /** The K (KiB) whose effective OIO fits latency best by least squares with C ≥ 0, as the line is drawn; ∞ for a single size. */
     static double sizeScale(double[] q, double[] z, double[] l) {
         double zMin = Double.POSITIVE_INFINITY;
         double zMax = 0;
@@ -279,12 +289,12 @@ public final class LqSlopeModel implements DatastoreModel {
         if (zMax <= zMin * 1.25) {
             return Double.POSITIVE_INFINITY;
         }
-        double blind = squaredError(LineFit.ordinary(q, l), q, l);
+        double blind = squaredError(LineFit.ordinaryNonNegativeIntercept(q, l), q, l);
         double best = Double.POSITIVE_INFINITY;
         double bestError = blind;
         for (double k = 0.25; k <= 65536; k *= Math.sqrt(2)) {
             double[] qe = effectiveOio(q, z, k);
-            double e = squaredError(LineFit.ordinary(qe, l), qe, l);
+            double e = squaredError(LineFit.ordinaryNonNegativeIntercept(qe, l), qe, l);
             if (e < bestError) {
                 bestError = e;
                 best = k;

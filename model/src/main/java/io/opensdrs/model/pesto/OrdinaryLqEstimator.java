@@ -2,7 +2,10 @@ package io.opensdrs.model.pesto;
 
 import io.opensdrs.model.stats.LineFit;
 
-/** Pesto's own estimator: ordinary least squares over the injector's OIO levels (Pesto §5.1). */
+/**
+ * Pesto's own estimator: least squares over the injector's OIO levels (Pesto §5.1), with
+ * C ≥ 0 ({@link LqEstimator}: C is the service time at zero queue, Eq. 1).
+ */
 public final class OrdinaryLqEstimator implements LqEstimator {
 
     public static final String NAME = "ols";
@@ -14,6 +17,6 @@ public final class OrdinaryLqEstimator implements LqEstimator {
 
     @Override
     public LineFit fit(double[] outstandingIos, double[] latencyMs) {
-        return LineFit.ordinary(outstandingIos, latencyMs);
+        return LineFit.ordinaryNonNegativeIntercept(outstandingIos, latencyMs);
     }
 }

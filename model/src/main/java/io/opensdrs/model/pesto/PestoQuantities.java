@@ -31,7 +31,9 @@ public record PestoQuantities(double slopeMsPerIo, double interceptMs) {
 
     /**
      * Latency when the datastore runs at a fraction α of its peak throughput,
-     * L_α = C/(1 − α) (Pesto Eq. 9): the congestion threshold for an operating point α.
+     * L_α = C/(1 − α) (Pesto Eq. 9): the congestion threshold for an operating point α. The
+     * equation as published: 0 for a line through the origin (C = 0), whose throughput is 1/m at
+     * every Q; the balancer's {@code CongestionThresholds} then uses SIOC's default instead.
      */
     public double latencyAtFractionOfPeak(double alpha) {
         requireFraction(alpha);

@@ -59,6 +59,42 @@ public record LineFit(double slope, double intercept, double rSquared, int point
         return new LineFit(slope, intercept, rSquaredOf(x, y, slope, intercept), x.length);
     }
 
+    /** {@link #ordinary} under the constraint intercept ≥ 0 (see {@link #nonNegativeIntercept}). */
+    public static LineFit ordinaryNonNegativeIntercept(double[] x, double[] y) {
+        return nonNegativeIntercept(ordinary(x, y), x, y, null);
+    }
+
+    /** {@link #weighted} under the constraint intercept ≥ 0 (see {@link #nonNegativeIntercept}). */
+    public static LineFit weightedNonNegativeIntercept(double[] x, double[] y, double[] weights) {
+        return nonNegativeIntercept(weighted(x, y, weights), x, y, weights);
+    }
+
+    /**
+     * The least-squares line with intercept ≥ 0, from the unconstrained fit {@code free} of the same
+     * points and weights (null: equal weights). The squared error is a convex quadratic in
+     * (slope, intercept), so when its unconstrained minimum has intercept &lt; 0 the minimum under
+     * intercept ≥ 0 lies on the boundary intercept = 0: the line through the origin,
+     * slope = Σw·x·y / Σw·x². Its {@link #rSquared()} is that line's own, which is lower, so a
+     * quality gate applied to the result judges the line actually used.
+     */
+    private static LineFit nonNegativeIntercept(LineFit free, double[] x, double[] y, double[] weights) {
+        if (free.intercept() >= 0) {
+            return free;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        for (int i = 0; i < x.length; i++) {
+            double w = weights == null ? 1 : weights[i];
+            sxy += w * x[i] * y[i];
+            sxx += w * x[i] * x[i];
+        }
+        if (!(sxx > 0)) {
+            throw new IllegalArgumentException("the points have no spread away from x = 0; a line through the origin is undefined");
+        }
+        double slope = sxy / sxx;
+        return new LineFit(slope, 0, rSquaredOf(x, y, slope, 0), x.length);
+    }
+
     /** 1 − SSE/SST of a given line on the points. */
     public static double rSquaredOf(double[] x, double[] y, double slope, double intercept) {
         double mean = 0;

@@ -50,7 +50,7 @@ public class CapacityAdvisor {
         double lMax = latencyMs != null ? latencyMs : state.settings().ioLatencyThresholdMs();
         double a2 = alpha != null ? alpha : policies.settings(ds.clusterId()).getCongestionAlpha();
         CapacityPlanner.Capacity c = CapacityPlanner.forDatastore(state, ds.id(), each, size, lMax, a2);
-        double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds.id());
+        double lAlpha = CongestionThresholds.of(state, a2, 0).get(ds.id()).latencyMs();
         return new BalancingViews.CapacityView(datastoreName, ds.id(), a.modelSource().get(ds.id()), c.currentOutstandingIos(), c.qMax(),
                 c.qAlpha(), c.more(), c.moreByLatency(), c.moreByThroughput(), c.moreBySpace(), lAlpha, a2, lMax);
     }

@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * with the cluster's α, optionally capped ({@code sdrs.balancing.congestion-cap-ms}, 0 = none),
  * sent to every agent that sees the datastore when it changes by more than 1 % (models are refit
  * every few minutes; a hair's change is not worth a message), and again to everyone every
- * {@code congestion-refresh} so that an agent that reconnected has them.
+ * {@code congestion-refresh} so that an agent that reconnected has them. Where Eq. 9 gives no
+ * positive threshold (C = 0) the datastore gets SIOC's default, and the reason is logged
+ * ({@link CongestionThresholds}).
  */
 @Component
 public class CongestionThresholdPublisher {
@@ -38,6 +40,8 @@ public class CongestionThresholdPublisher {
     /** agent → datastore name → L_α last delivered. */
     private final Map<String, Map<String, Double>> delivered = new HashMap<>();
     private final AtomicLong generation = new AtomicLong();
+    /** Datastores sent SIOC's default threshold, so that the reason is logged once, not every minute. */
+    private final java.util.Set<String> onSiocDefault = new java.util.HashSet<>();
     private long lastFullRefreshMs = Long.MIN_VALUE;
 
     public CongestionThresholdPublisher(ClusterStateAssembler assembler, ClusterPolicies policies, AgentDirectives directives, Clock clock,
@@ -71,11 +75,17 @@ public class CongestionThresholdPublisher {
         for (String cluster : assembler.clusterIds()) {
             ClusterStateAssembler.Assembled a = assembler.assemble(cluster);
             double alpha = policies.settings(cluster).getCongestionAlpha();
-            for (Map.Entry<String, Double> e : CongestionThresholds.of(a.state(), alpha, capMs).entrySet()) {
+            for (Map.Entry<String, CongestionThresholds.Threshold> e : CongestionThresholds.of(a.state(), alpha, capMs).entrySet()) {
                 String name = a.datastoreName(e.getKey());
-                double l = e.getValue();
+                double l = e.getValue().latencyMs();
                 if (!Double.isFinite(l)) {
                     continue;
+                }
+                // once per datastore while it lasts: Eq. 9 gave no threshold, SIOC's default is sent
+                if (e.getValue().fallbackReason() == null) {
+                    onSiocDefault.remove(name);
+                } else if (onSiocDefault.add(name)) {
+                    log.info("congestion threshold of datastore {}: {}", name, e.getValue().fallbackReason());
                 }
                 for (String agent : directives.agentsSeeing(name)) {
                     Double before = delivered.getOrDefault(agent, Map.of()).get(name);

@@ -183,7 +183,8 @@ public class DatastoreModels {
                 Double slope = m.parameters().get("m");
                 Double c = m.parameters().get("C");
                 if (slope != null) {
-                    others.add(new double[]{slope, c == null ? 0 : c});
+                    // C ≥ 0 (Pesto Eq. 1: a service time); a fit stored before fits kept C ≥ 0 may hold less
+                    others.add(new double[]{slope, c == null ? 0 : Math.max(0, c)});
                 }
             });
         }
