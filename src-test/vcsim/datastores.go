@@ -92,6 +92,7 @@ func (dss *hostDatastoreSystem) CreateLocalDatastore(ctx *simulator.Context, c *
 		}
 		ctx.Update(ds, []types.PropertyChange{{Name: "host", Val: ds.Host}})
 	})
+	initIorm(ctx, ds) // a new datastore has vCenter's SIOC defaults
 	return res
 }
 

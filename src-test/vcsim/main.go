@@ -167,6 +167,10 @@ func Start(model *simulator.Model, o Options) (*Server, error) {
 
 	if s.reloc != nil {
 		s.reloc.reconcileSwaps() // the VMs the inventory powered on
+		ctx := simulator.SpoofContext()
+		for _, e := range ctx.Map.All("Datastore") {
+			initIorm(ctx, e.(*simulator.Datastore))
+		}
 		s.reloc.install(simulator.Map)
 		s.reloc.syncAccessibility()
 		go s.reloc.watch(o.WatchEvery, s.stop)

@@ -10,7 +10,8 @@ import (
 	"github.com/vmware/govmomi/vim25/types"
 )
 
-// storageResourceManager completes ConfigureStorageDrsForPod_Task: stock vcsim applies only
+// storageResourceManager completes ConfigureStorageDrsForPod_Task (and adds ConfigureDatastoreIORM_Task,
+// iorm.go): stock vcsim applies only
 // podConfigSpec.enabled and defaultVmBehavior, and drops the pod's rules (VM anti-affinity) and the
 // per-VM settings (keep VMDKs together, VMDK anti-affinity), which Storage DRS must honour.
 type storageResourceManager struct {
@@ -23,7 +24,7 @@ type storageResourceManager struct {
 const podConfigProperty = "podStorageDrsEntry.storageDrsConfig"
 
 func routeStorageDrsCalls(ctx *simulator.Context, m *simulator.Method) (mo.Reference, bool) {
-	if m.Name != "ConfigureStorageDrsForPod_Task" || m.This.Type != "StorageResourceManager" {
+	if (m.Name != "ConfigureStorageDrsForPod_Task" && m.Name != "ConfigureDatastoreIORM_Task") || m.This.Type != "StorageResourceManager" {
 		return nil, false
 	}
 	srm, ok := ctx.Map.Get(m.This).(*simulator.StorageResourceManager)
