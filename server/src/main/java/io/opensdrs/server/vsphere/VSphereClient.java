@@ -52,6 +52,17 @@ public interface VSphereClient extends AutoCloseable {
     /** DatastoreExitMaintenanceMode_Task: back to {@code normal}; a running enter task is cancelled. */
     String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException;
 
+    /** The datastore's Storage I/O Control settings as vCenter holds them now ({@code iormConfiguration}); empty when it holds none. */
+    Optional<IormConfiguration> iormConfiguration(String datastoreId) throws VimFaultException;
+
+    /**
+     * Sets the datastore's SIOC congestion threshold, the latency beyond which ESXi throttles its
+     * IO: ConfigureDatastoreIORM_Task with {@code congestionThresholdMode = manual} and
+     * {@code congestionThreshold = thresholdMs} (vSphere takes 5 to 100 ms). SIOC's {@code enabled}
+     * is not sent, so it stays as the administrator has it. Returns the task id.
+     */
+    String configureCongestionThreshold(String datastoreId, int thresholdMs) throws VimFaultException;
+
     /**
      * The pod's Storage DRS settings and rules as vCenter holds them now
      * ({@code podStorageDrsEntry.storageDrsConfig}).

@@ -3,6 +3,7 @@ package io.opensdrs.server.balancing;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.ExtensionRegistration;
 import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.IormConfiguration;
 import io.opensdrs.server.vsphere.RecentTask;
 import io.opensdrs.server.vsphere.StorageDrsRules;
 import io.opensdrs.server.vsphere.TaskStatus;
@@ -36,6 +37,9 @@ public class RecordingVSphereClient implements VSphereClient {
     public volatile boolean refusesMaintenance;
     /** ConfigureStorageDrsForPod_Task fails with NotSupported while this is set. */
     public volatile boolean refusesPodConfiguration;
+    /** ConfigureDatastoreIORM_Task calls: "datastore-11 27" (datastore, manual threshold ms). */
+    public final List<String> congestionThresholdCalls = new CopyOnWriteArrayList<>();
+    private final Map<String, IormConfiguration> iorm = new ConcurrentHashMap<>();
     private final Map<String, StorageDrsRules.PodSettings> podSettings = new ConcurrentHashMap<>();
     /** pod → VM → its automation other than DEFAULT. */
     private final Map<String, Map<String, VmOverride>> vmAutomation = new ConcurrentHashMap<>();
@@ -122,6 +126,23 @@ public class RecordingVSphereClient implements VSphereClient {
 
     @Override
     public void cancelTask(String taskId) {
+    }
+
+    @Override
+    public Optional<IormConfiguration> iormConfiguration(String datastoreId) {
+        return Optional.ofNullable(iorm.get(datastoreId));
+    }
+
+    /** Holds the threshold at once (the task it answers is complete), as vCenter does once its task ends. */
+    @Override
+    public String configureCongestionThreshold(String datastoreId, int thresholdMs) {
+        congestionThresholdCalls.add(datastoreId + " " + thresholdMs);
+        IormConfiguration held = iorm.get(datastoreId);
+        iorm.put(datastoreId, new IormConfiguration(held != null && held.enabled(), IormConfiguration.MANUAL, thresholdMs,
+                held == null ? 90 : held.percentOfPeakThroughput()));
+        String id = "task-" + tasks.incrementAndGet();
+        completedTasks.add(id);
+        return id;
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.opensdrs.server.vsphere.object;
 
+import io.opensdrs.server.vsphere.IormConfiguration;
 import io.opensdrs.server.vsphere.vim25.DatastoreTypes;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
+import io.opensdrs.server.vsphere.vim25.PropertyCollectorTypes.ObjectContent;
 import io.opensdrs.server.vsphere.vim25.VimFaultException;
 import io.opensdrs.server.vsphere.vim25.VimRequests;
 
-/** A datastore: entering and leaving maintenance mode. */
+/** A datastore: entering and leaving maintenance mode; its Storage I/O Control settings. */
 final class Datastore {
     private final Session session;
     private final ManagedObjectReference self;
@@ -32,4 +34,18 @@ final class Datastore {
         return session.call(() -> session.vim().invoke("DatastoreExitMaintenanceMode_Task",
                 new VimRequests.ThisOnly(self), ManagedObjectReference.class)).value();
     }
+
+    /** The datastore's iormConfiguration, empty when vCenter holds none; {@code ManagedObjectNotFound} when it is gone. */
+    java.util.Optional<IormConfiguration> iormConfiguration() throws VimFaultException {
+        ObjectContent oc = session.call(() -> PropertyCollector.of(session.vim()).retrieveOne(self, IORM_CONFIGURATION));
+        if (oc == null) {
+            throw new VimFaultException("RetrievePropertiesEx", "ManagedObjectNotFound", "datastore " + self.value() + " is gone");
+        }
+        return oc.get(IORM_CONFIGURATION) instanceof DatastoreTypes.StorageIORMInfo i
+                ? java.util.Optional.of(new IormConfiguration(i.enabled, i.congestionThresholdMode, i.congestionThreshold,
+                        i.percentOfPeakThroughput))
+                : java.util.Optional.empty();
+    }
+
+    static final String IORM_CONFIGURATION = "iormConfiguration";
 }

@@ -1,7 +1,10 @@
 package io.opensdrs.server.vsphere.object;
 
 import io.opensdrs.balance.VmOverride;
+import io.opensdrs.server.vsphere.IormConfiguration;
 import io.opensdrs.server.vsphere.StorageDrsRules;
+import io.opensdrs.server.vsphere.vim25.DatastoreTypes.ConfigureDatastoreIORMRequest;
+import io.opensdrs.server.vsphere.vim25.DatastoreTypes.StorageIORMConfigSpec;
 import io.opensdrs.server.vsphere.vim25.ManagedObjectReference;
 import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterAntiAffinityRuleSpec;
 import io.opensdrs.server.vsphere.vim25.StorageDrsTypes.ClusterRuleInfo;
@@ -27,7 +30,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The StorageResourceManager: every change of a datastore cluster's Storage DRS settings and rules
+ * The StorageResourceManager: a datastore's Storage I/O Control congestion threshold
+ * (ConfigureDatastoreIORM_Task), and every change of a datastore cluster's Storage DRS settings and rules
  * is one ConfigureStorageDrsForPod_Task with {@code modify = true}, built from what the pod holds
  * now ({@link StoragePod#storageDrsConfig}) so that nothing else of its configuration changes.
  * Each change returns the task's id.
@@ -47,6 +51,21 @@ final class StorageResourceManager {
         req.spec = spec;
         req.modify = true;
         return session.call(() -> session.vim().invoke("ConfigureStorageDrsForPod_Task", req, ManagedObjectReference.class))
+                .value();
+    }
+
+    /**
+     * ConfigureDatastoreIORM_Task setting the datastore's SIOC congestion threshold in manual mode;
+     * {@code enabled} is not sent, so SIOC stays on or off as it is. Returns the task's id.
+     */
+    String configureCongestionThreshold(String datastoreId, int thresholdMs) throws VimFaultException {
+        ConfigureDatastoreIORMRequest req = new ConfigureDatastoreIORMRequest();
+        req.self = session.vim().serviceContent().storageResourceManager;
+        req.datastore = new ManagedObjectReference("Datastore", datastoreId);
+        req.spec = new StorageIORMConfigSpec();
+        req.spec.congestionThresholdMode = IormConfiguration.MANUAL;
+        req.spec.congestionThreshold = thresholdMs;
+        return session.call(() -> session.vim().invoke("ConfigureDatastoreIORM_Task", req, ManagedObjectReference.class))
                 .value();
     }
 

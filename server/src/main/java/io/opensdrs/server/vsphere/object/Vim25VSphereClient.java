@@ -3,6 +3,7 @@ package io.opensdrs.server.vsphere.object;
 import io.opensdrs.balance.VmOverride;
 import io.opensdrs.server.vsphere.ExtensionRegistration;
 import io.opensdrs.server.vsphere.InventorySnapshot;
+import io.opensdrs.server.vsphere.IormConfiguration;
 import io.opensdrs.server.vsphere.PerfCounter;
 import io.opensdrs.server.vsphere.PerfQuery;
 import io.opensdrs.server.vsphere.PerfSamples;
@@ -88,6 +89,16 @@ public final class Vim25VSphereClient implements VSphereClient {
     @Override
     public String exitDatastoreMaintenanceMode(String datastoreId) throws VimFaultException {
         return new Datastore(session, datastoreId).exitMaintenanceMode();
+    }
+
+    @Override
+    public Optional<IormConfiguration> iormConfiguration(String datastoreId) throws VimFaultException {
+        return new Datastore(session, datastoreId).iormConfiguration();
+    }
+
+    @Override
+    public String configureCongestionThreshold(String datastoreId, int thresholdMs) throws VimFaultException {
+        return storageResourceManager.configureCongestionThreshold(datastoreId, thresholdMs);
     }
 
     @Override

@@ -73,6 +73,7 @@ final class VimSoapTransport {
                     PropertyCollectorTypes.ContinueRetrievePropertiesExRequest.class, PropertyCollectorTypes.CreateFilterRequest.class,
                     PropertyCollectorTypes.WaitForUpdatesExRequest.class, PropertyCollectorTypes.CreateContainerViewRequest.class,
                     DatastoreTypes.DatastoreSummary.class, DatastoreTypes.StoragePlacementResult.class,
+                    DatastoreTypes.StorageIORMInfo.class, DatastoreTypes.ConfigureDatastoreIORMRequest.class,
                     VirtualMachineTypes.ArrayOfVirtualDevice.class, VirtualMachineTypes.VirtualDisk.class,
                     VirtualMachineTypes.VirtualDiskFlatVer2BackingInfo.class, VirtualMachineTypes.VirtualMachineFileLayoutEx.class,
                     VirtualMachineTypes.VirtualMachinePowerState.class, VirtualMachineTypes.VirtualMachineRelocateSpec.class,
