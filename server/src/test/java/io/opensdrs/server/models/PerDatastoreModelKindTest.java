@@ -71,7 +71,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "sdrs.balancing.maintenance-check-interval=PT1H",
         "sdrs.balancing.congestion-interval=PT1H",
 })
-class PerDatastoreModelKindTest {
+public class PerDatastoreModelKindTest {
 
     @DynamicPropertySource
     static void h2(DynamicPropertyRegistry r) {
@@ -205,7 +205,7 @@ class PerDatastoreModelKindTest {
     }
 
     /** Pesto's injector run at one IO size: random reads at OIO 2..32 (Pesto §5.1). */
-    static InjectorResult injectorRun(String ds, int kb, ToDoubleFunction<Workload> device) {
+    public static InjectorResult injectorRun(String ds, int kb, ToDoubleFunction<Workload> device) {
         InjectorResult.Builder r = InjectorResult.newBuilder().setDatastore(ds).setRunId(ds + "-" + kb)
                 .setStartedMs(1_699_999_000_000L).setFinishedMs(1_699_999_060_000L).setIoSizeKb(kb).setReadShare(1).setRandomness(1)
                 .setMode(InjectorMode.EMULATED).setValid(true).setAttempt(1);
