@@ -306,8 +306,7 @@ abstract class ServerIntegrationSuite {
         // counters), then a refresh scores the models on them (held out) and refits
         for (int i = 0; i < 6; i++) {
             double q = 2 + 4 * i;
-            observations.insertObservation("ds-a", "vcenter", 1_700_000_100_000L + 20_000L * i, 5000, q, 0.55 * q + 1, 4, 1, 1,
-                    List.of(new io.opensdrs.model.Workload(q, 4, 1, 1)));
+            observations.insertObservation("ds-a", "vcenter", 1_700_000_100_000L + 20_000L * i, 5000, q, 0.55 * q + 1, 4, 1, 1);
         }
         JsonNode m = call(HttpMethod.GET, "/api/v1/datastores/ds-a/model?kind=pesto", null, 200);
         assertThat(m.get("model").get("source").asText()).isEqualTo("injector");

@@ -33,11 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * is overwritten); a datastore without a valid model gets Pesto's default model (§5.1.3); a
  * cluster set to {@code auto} uses, on each of its datastores, the kind that predicted that
  * datastore's last held-out observations best (datastores of one cluster may be as unlike as an
- * SSD and a spindle array, and the kind that fits one best need not fit the other). A kind is
- * scored on its prediction for the observation's disks, as the balancer asks it
- * ({@link DatastoreModel#predict(List)}): a model whose prediction for the disks apart differs from
- * the one for their aggregate, as the queueing network's classes do, must not win on the one the
- * balancer never asks.
+ * SSD and a spindle array, and the kind that fits one best need not fit the other).
  *
  * <p>The agent's Romano calibration points (Romano §4.1, its {@code ShortCalibrationDesign}) feed
  * Romano's fits only, beside the injector's runs and the production windows: they are Romano's
@@ -201,11 +197,6 @@ public class DatastoreModels {
 
     /** A model's prediction of latency for a workload (null when the model cannot predict it). */
     public Double predict(ModelRecord m, Workload w) {
-        return predict(m, List.of(w));
-    }
-
-    /** A model's prediction of the datastore's latency when {@code workloads} run on it together (null when it cannot predict it). */
-    public Double predict(ModelRecord m, List<Workload> workloads) {
         DatastoreModel model;
         if ("default".equals(m.source())) {
             model = LqSlopeModel.of(m.parameters().get("m"), m.parameters().get("C"));
@@ -218,7 +209,7 @@ public class DatastoreModels {
         }
         synchronized (model) {
             try {
-                double v = model.predict(workloads).latencyMs();
+                double v = model.predict(w).latencyMs();
                 return Double.isFinite(v) ? v : null;
             } catch (RuntimeException e) {
                 return null;
@@ -325,7 +316,7 @@ public class DatastoreModels {
                 if (current.isEmpty()) {
                     continue;
                 }
-                Double predicted = predict(current.get(), o.workloads());
+                Double predicted = predict(current.get(), new Workload(o.outstandingIos(), o.ioSizeKb(), o.readShare(), o.randomness()));
                 if (predicted != null) {
                     store.insertAccuracy(datastore, kind, current.get().id(), o.id(), predicted, o.latencyMs());
                 }

@@ -3,7 +3,6 @@ package io.opensdrs.server.models;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.opensdrs.model.Workload;
 import io.opensdrs.shared.agent.v1.InjectorResult;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -31,29 +30,19 @@ public class ModelRepository {
     /**
      * A stored passive observation of a datastore: its datastore-wide totals over one statistics sample
      * (Pesto §5.1.1's OIO and latency summed over the hosts), read from vCenter's per-disk counters, with
-     * the IO-weighted size, read share and randomness of its disks, and each disk's own workload. They score
-     * each model kind on data it was not fitted to ({@link #workloads()}: as the balancer asks the model) and
-     * refit it passively (the totals: Pesto §5.1.1's datastore-wide point).
-     *
-     * @param disks the workloads of the datastore's disks that did IO in the sample; empty for a row stored
-     *     before they were kept
+     * the IO-weighted size, read share and randomness of its disks. They score each model kind on data it
+     * was not fitted to and refit it passively.
      */
     public record PassiveObservation(long id, String datastore, long periodEndMs, long ioCount, double outstandingIos,
                                      double latencyMs, double ioSizeKb, double readShare, double randomness, boolean idle,
-                                     Instant receivedAt, List<Workload> disks) {
+                                     Instant receivedAt) {
         public FitPoint toFitPoint() {
             return new FitPoint(outstandingIos, ioSizeKb, readShare, randomness, latencyMs, null);
-        }
-
-        /** The workloads a model predicts this sample from: its disks', else (an older row) the datastore-wide totals. */
-        public List<Workload> workloads() {
-            return disks.isEmpty() ? List.of(new Workload(outstandingIos, ioSizeKb, readShare, randomness)) : disks;
         }
     }
 
     private static final TypeReference<Map<String, Double>> PARAMS = new TypeReference<>() { };
     private static final TypeReference<List<FitPoint>> POINTS = new TypeReference<>() { };
-    private static final TypeReference<List<Workload>> WORKLOADS = new TypeReference<>() { };
 
     private final JdbcTemplate jdbc;
     private final ObjectMapper json;
@@ -68,25 +57,23 @@ public class ModelRepository {
     /**
      * A datastore's totals over one statistics sample, read from vCenter's per-disk counters: the
      * outstanding IOs and IO-weighted latency, size, read share and randomness of its disks (inside
-     * the caller's transaction), with the workloads of the {@code disks} that did IO.
+     * the caller's transaction).
      */
     public void insertObservation(String datastore, String source, long periodEndMs, long ioCount, double outstandingIos,
-                                  double latencyMs, double ioSizeKb, double readShare, double randomness, List<Workload> disks) {
+                                  double latencyMs, double ioSizeKb, double readShare, double randomness) {
         jdbc.update("INSERT INTO datastore_observation (datastore_name, host, period_end_ms, io_count, outstanding_ios,"
-                        + " mean_latency_ms, io_size_kb, read_share, randomness, idle, received_at, disks_json)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " mean_latency_ms, io_size_kb, read_share, randomness, idle, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 datastore, source, periodEndMs, ioCount, outstandingIos, latencyMs, ioSizeKb, clamp(readShare), clamp(randomness),
-                false, Timestamp.from(Instant.now()), write(disks));
+                false, Timestamp.from(Instant.now()));
     }
 
     /** The newest {@code limit} observations of a datastore, oldest first. */
     public List<PassiveObservation> recentObservations(String datastore, int limit) {
         List<PassiveObservation> rows = jdbc.query("SELECT id, datastore_name, period_end_ms, io_count, outstanding_ios, mean_latency_ms,"
-                + " io_size_kb, read_share, randomness, idle, received_at, disks_json FROM datastore_observation WHERE datastore_name = ?"
+                + " io_size_kb, read_share, randomness, idle, received_at FROM datastore_observation WHERE datastore_name = ?"
                 + " ORDER BY id DESC FETCH FIRST " + limit + " ROWS ONLY", (rs, i) -> new PassiveObservation(rs.getLong(1), rs.getString(2),
                 rs.getLong(3), rs.getLong(4), rs.getDouble(5), rs.getDouble(6), rs.getDouble(7), rs.getDouble(8),
-                rs.getDouble(9), rs.getBoolean(10), rs.getTimestamp(11).toInstant(),
-                rs.getString(12) == null ? List.of() : read(rs.getString(12), WORKLOADS)), datastore);
+                rs.getDouble(9), rs.getBoolean(10), rs.getTimestamp(11).toInstant()), datastore);
         java.util.Collections.reverse(rows);
         return rows;
     }

@@ -141,9 +141,9 @@ public class PerDatastoreModelKindTest {
             Workload a = new Workload(2 + i, 8 + 4 * i, 0.3 + 0.04 * i, 0.2 + 0.05 * i);
             Workload b = new Workload(2 + 2 * i, 4, 1, 1);
             observations.insertObservation("ds-a", "vcenter", t + 20_000L * i, 5000, a.outstandingIos(),
-                    writeSensitive(a) * (1 + 0.02 * noise.nextGaussian()), a.ioSizeKb(), a.readFraction(), a.randomFraction(), java.util.List.of(a));
+                    writeSensitive(a) * (1 + 0.02 * noise.nextGaussian()), a.ioSizeKb(), a.readFraction(), a.randomFraction());
             observations.insertObservation("ds-b", "vcenter", t + 20_000L * i, 5000, b.outstandingIos(),
-                    sizeConcave(b) * (1 + 0.02 * noise.nextGaussian()), b.ioSizeKb(), b.readFraction(), b.randomFraction(), java.util.List.of(b));
+                    sizeConcave(b) * (1 + 0.02 * noise.nextGaussian()), b.ioSizeKb(), b.readFraction(), b.randomFraction());
         }
         models.refresh();
         // refreshed online from the production windows, keeping the agent's calibration

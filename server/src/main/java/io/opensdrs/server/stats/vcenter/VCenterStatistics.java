@@ -1,6 +1,5 @@
 package io.opensdrs.server.stats.vcenter;
 
-import io.opensdrs.model.Workload;
 import io.opensdrs.server.SdrsProperties;
 import io.opensdrs.server.models.ModelRepository;
 import io.opensdrs.server.stats.DiskWindowIngestion;
@@ -545,10 +544,7 @@ public class VCenterStatistics {
         }
     }
 
-    /**
-     * Pesto §5.1.1's datastore-wide totals, over the datastore's disks in one sample, with each busy
-     * disk's own workload (what the balancer asks a model to predict, and so what it is scored on).
-     */
+    /** Pesto §5.1.1's datastore-wide totals, over the datastore's disks in one sample. */
     private void insertObservation(String datastore, long startMs, List<DiskWindowStats> windows) {
         long ios = 0;
         double oio = 0;
@@ -556,7 +552,6 @@ public class VCenterStatistics {
         double size = 0;
         double reads = 0;
         double random = 0;
-        List<Workload> disks = new ArrayList<>();
         for (DiskWindowStats w : windows) {
             ios += w.getIoCount();
             oio += w.getMeanOutstandingIos();
@@ -564,16 +559,12 @@ public class VCenterStatistics {
             size += w.getMeanIoSizeKb() * w.getIoCount();
             reads += w.getReadShare() * w.getIoCount();
             random += w.getRandomness() * w.getIoCount();
-            if (w.getIoCount() > 0) {
-                disks.add(new Workload(w.getMeanOutstandingIos(), Math.max(0.5, w.getMeanIoSizeKb()),
-                        Math.min(1, Math.max(0, w.getReadShare())), Math.min(1, Math.max(0, w.getRandomness()))));
-            }
         }
         if (ios == 0) {
             return; // an idle datastore says nothing about its latency
         }
         observations.insertObservation(datastore, SOURCE, startMs + INTERVAL_SECONDS * 1000L, ios, oio, latency / ios,
-                Math.max(0.5, size / ios), reads / ios, random / ios, disks);
+                Math.max(0.5, size / ios), reads / ios, random / ios);
     }
 
     private void remember(DiskStatsBatch stored, StatisticsInventory.Snapshot inv) {

@@ -253,20 +253,6 @@ class VCenterStatisticsVcsimTest {
         assertThat(windows("db", db.get(0))).hasSize(2);
         assertThat(windows("db", db.get(0)).get(0).get("randomness").asDouble())
                 .isCloseTo((18 + 145) / 175.0, org.assertj.core.data.Offset.offset(1e-9));
-        // the first sample, complete once a newer one came, is a passive observation of each datastore: its
-        // totals and each of its disks' workloads, which the models are scored on as the balancer asks them
-        for (String ds : jdbc.queryForList("SELECT DISTINCT d.name FROM virtual_disk v JOIN datastore d ON d.moid = v.datastore_moid"
-                + " WHERE v.vm_moid IN (?, ?)", String.class, moid("db"), moid("web"))) {
-            List<ModelRepository.PassiveObservation> observed = observations.recentObservations(ds, 10);
-            assertThat(observed).as("observations of %s", ds).hasSize(1);
-            ModelRepository.PassiveObservation o = observed.get(0);
-            Integer disks = jdbc.queryForObject("SELECT COUNT(*) FROM virtual_disk WHERE datastore_moid = (SELECT moid FROM datastore"
-                    + " WHERE name = ?) AND vm_moid IN (?, ?)", Integer.class, ds, moid("db"), moid("web"));
-            assertThat(o.disks()).as("%s: one workload per disk", ds).hasSize(disks);
-            assertThat(o.disks().stream().mapToDouble(io.opensdrs.model.Workload::outstandingIos).sum())
-                    .isCloseTo(o.outstandingIos(), org.assertj.core.data.Offset.offset(1e-9));
-            assertThat(o.workloads()).isEqualTo(o.disks());
-        }
         // the powered-off VM is not read and no fault is raised for it
         assertThat(call(HttpMethod.GET, "/api/v1/clusters/" + podId() + "/statistics", 200).get("faults")).isEmpty();
     }
