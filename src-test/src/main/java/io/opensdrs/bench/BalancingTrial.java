@@ -353,21 +353,18 @@ public final class BalancingTrial {
 
     /**
      * The cluster as a server set to {@code auto} would see it: each datastore with the model kind
-     * that predicts its held-out observations best — per window, the datastore's IO-weighted
-     * latency against the kind's prediction for the workloads its disks ran ({@link HeldOut}), as
-     * the server's passive observations are scored, on data no model was fitted to. A kind is
-     * scored on the prediction the balancer will make ({@link DatastoreModel#predict(List)} over the
-     * datastore's disks): a model whose prediction for the disks apart differs from its prediction
-     * for their aggregate, as the queueing network's classes do, must not win on the one it is never
-     * asked. The kinds are those B2 calibrates: the LQ model from the injector's runs, Romano's from
-     * its calibration design and the queueing network from its per-class design
-     * ({@link CalibrationDesign#queueingCalibration}). A datastore without IO has nothing to score
-     * a kind on and keeps the LQ model, as the server keeps Pesto's until a kind has been scored.
+     * that predicts its held-out observations best — the datastore-wide totals of the windows
+     * (Σ O and the IO-weighted size, read share, randomness and latency of its disks, as the
+     * server's passive observations are), which no model was fitted to. The kinds are those B2
+     * calibrates: the LQ model from the injector's runs, Romano's from its calibration design and
+     * the queueing network from its per-class design ({@link CalibrationDesign#queueingCalibration}).
+     * A datastore without IO has nothing to score a kind on and keeps the LQ model, as the server
+     * keeps Pesto's until a kind has been scored.
      */
     ClusterState autoState(World world, List<List<DiskWindow>> windows) {
-        Map<String, List<HeldOut>> heldOut = datastoreObservations(windows);
+        Map<String, List<Observation>> heldOut = datastoreObservations(windows);
         return clusterState(world, windows, (device, datastore) -> {
-            List<HeldOut> held = heldOut.getOrDefault(datastore, List.of());
+            List<Observation> held = heldOut.getOrDefault(datastore, List.of());
             DatastoreModel best = model(device, LqSlopeModel.NAME);
             double bestError = meanAbsoluteError(best, held);
             for (String kind : List.of(RomanoModel.NAME, QueueingNetworkModel.NAME)) {
@@ -382,46 +379,43 @@ public final class BalancingTrial {
         });
     }
 
-    /** One window of a datastore: the workloads of its disks that did IO and its IO-weighted mean latency (ms). */
-    record HeldOut(List<Workload> disks, double latencyMs) {
-    }
-
-    /** Each datastore's windows (no copies): what the server stores as passive observations. */
-    static Map<String, List<HeldOut>> datastoreObservations(List<List<DiskWindow>> windows) {
-        Map<String, List<HeldOut>> out = new LinkedHashMap<>();
+    /** Each datastore's totals per window (no copies): what the server stores as passive observations. */
+    static Map<String, List<Observation>> datastoreObservations(List<List<DiskWindow>> windows) {
+        Map<String, List<Observation>> out = new LinkedHashMap<>();
         for (List<DiskWindow> window : windows) {
-            Map<String, List<Workload>> disks = new LinkedHashMap<>();
-            Map<String, double[]> latency = new LinkedHashMap<>(); // ios, Σ ios·latency
+            Map<String, double[]> byDs = new LinkedHashMap<>(); // Σ O, ios, Σ ios·(size, read, random, latency)
             for (DiskWindow d : window) {
                 if (isCopy(d) || d.ios() == 0) {
                     continue;
                 }
-                disks.computeIfAbsent(d.datastore(), k -> new ArrayList<>()).add(new Workload(d.meanOutstanding(),
-                        Math.max(0.5, d.meanIoSizeKB()), clamp(d.readShare()), clamp(d.randomness())));
-                double[] a = latency.computeIfAbsent(d.datastore(), k -> new double[2]);
-                a[0] += d.ios();
-                a[1] += d.ios() * d.meanLatencyMs();
+                double[] a = byDs.computeIfAbsent(d.datastore(), k -> new double[6]);
+                a[0] += d.meanOutstanding();
+                a[1] += d.ios();
+                a[2] += d.ios() * d.meanIoSizeKB();
+                a[3] += d.ios() * d.readShare();
+                a[4] += d.ios() * d.randomness();
+                a[5] += d.ios() * d.meanLatencyMs();
             }
-            disks.forEach((ds, list) -> out.computeIfAbsent(ds, k -> new ArrayList<>())
-                    .add(new HeldOut(List.copyOf(list), latency.get(ds)[1] / latency.get(ds)[0])));
+            byDs.forEach((ds, a) -> out.computeIfAbsent(ds, k -> new ArrayList<>()).add(new Observation(
+                    new Workload(a[0], Math.max(0.5, a[2] / a[1]), clamp(a[3] / a[1]), clamp(a[4] / a[1])), a[5] / a[1])));
         }
         return out;
     }
 
-    /** A model's mean absolute error over the windows; +∞ without a model or without windows. */
-    private static double meanAbsoluteError(DatastoreModel model, List<HeldOut> windows) {
-        if (model == null || windows.isEmpty()) {
+    /** A model's mean absolute error over the observations; +∞ without a model or without observations. */
+    private static double meanAbsoluteError(DatastoreModel model, List<Observation> observations) {
+        if (model == null || observations.isEmpty()) {
             return Double.POSITIVE_INFINITY;
         }
         double sum = 0;
-        for (HeldOut o : windows) {
-            double predicted = model.predict(o.disks()).latencyMs();
+        for (Observation o : observations) {
+            double predicted = model.predict(o.workload()).latencyMs();
             if (!Double.isFinite(predicted)) {
                 return Double.POSITIVE_INFINITY;
             }
             sum += Math.abs(predicted - o.latencyMs());
         }
-        return sum / windows.size();
+        return sum / observations.size();
     }
 
     /** Each datastore's model kind, "name kind" joined: what an auto row's note says it ran on. */
