@@ -172,6 +172,35 @@ class QueueingNetworkModelTest {
         assertThat(viaInterface.predict(List.of(vm, vm, vm)).latencyMs()).isCloseTo(predicted.meanResponseMs(), within(1e-9));
     }
 
+    /** A device bound by its bytes in flight: every request waits for all the bytes ahead of it. */
+    private static double fifoLink(List<Workload> disks) {
+        double l = 0;
+        for (Workload w : disks) {
+            l += w.outstandingIos() * (0.02 + 0.004 * w.ioSizeKb());
+        }
+        return l;
+    }
+
+    @Test
+    void aDatastoresDisksArePredictedAsTheirAggregateNotAsClassesOfMixedSizes() {
+        List<Observation> obs = new ArrayList<>();
+        for (int s = 4; s <= 1024; s *= 4) {
+            for (int t = 1; t <= 32; t *= 2) {
+                Workload w = new Workload(t, s, 1, 1);
+                obs.add(new Observation(w, fifoLink(List.of(w))));
+            }
+        }
+        QueueingNetworkModel model = new QueueingNetworkModel();
+        model.fit(obs);
+        List<Workload> disks = List.of(new Workload(4, 4, 1, 1), new Workload(2, 1024, 1, 1), new Workload(2, 4, 1, 1));
+        double measured = fifoLink(disks);
+        assertThat(model.predict(disks).latencyMs() / measured - 1).isBetween(-0.05, 0.05);
+        // one class per disk counts the 1-MiB requests at the station as 4-KiB ones for the 4-KiB classes
+        double perClass = model.solve(List.of(new ClassLoad(RequestClass.RANDOM_READ, 4, 4),
+                new ClassLoad(RequestClass.RANDOM_READ, 2, 1024), new ClassLoad(RequestClass.RANDOM_READ, 2, 4)), 1).meanResponseMs();
+        assertThat(perClass).isLessThan(measured / 2);
+    }
+
     @Test
     void aStreamOfAnotherClassSlowsTheOthersThroughTheSharedStations() {
         QueueingNetworkModel model = new QueueingNetworkModel();
