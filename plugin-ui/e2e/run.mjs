@@ -511,6 +511,10 @@ try {
       const dest = all.find((d) => d.id === r.destination)?.name ?? r.destination;
       await visit(`#/recommendations?cluster=${q(cluster.id)}`, 'page-recommendations');
       await page.click(`[data-testid="apply-${r.id}"]`);
+      // while it is applied no second Apply, Dismiss or Apply all can be clicked (they are held until the page refreshes)
+      const held = await page.$$eval('[data-testid^="apply-"], [data-testid^="dismiss-"]',
+        (bs) => bs.map((b) => `${b.getAttribute('data-testid')}=${b.disabled ? 'disabled' : 'enabled'}`));
+      assert(held.length >= 3 && held.every((t) => t.endsWith('=disabled')), `buttons while applying: ${held.join(', ')}`);
       await page.waitForSelector('[data-testid="rec-done"]', { timeout: 30000 });
       await shot('recommendation-applied-light');
       const deadline = Date.now() + 180000;

@@ -101,6 +101,21 @@ describe('recommendations page', () => {
     expect(bare.querySelector('[data-testid="model-7"]')?.textContent).toBe('—');
   });
 
+  it('holds Apply, Dismiss and Apply all while an apply runs, and gives them back when it is refused', async () => {
+    const p = page('APPLIED', []);
+    let refuse: (e: Error) => void = () => undefined;
+    (p.ctx.api as unknown as { applyRecommendation: () => Promise<RecommendationDetail> }).applyRecommendation =
+      () => new Promise<RecommendationDetail>((_, reject) => { refuse = reject; });
+    const el = await recommendationsPage(p.ctx);
+    const buttons = ['apply-7', 'dismiss-7', 'apply-all'].map((id) => el.querySelector(`[data-testid="${id}"]`) as HTMLButtonElement);
+    expect(buttons.map((b) => b.disabled)).toEqual([false, false, false]);
+    await clickApply(el);
+    expect(buttons.map((b) => b.disabled)).toEqual([true, true, true]);
+    refuse(new Error('409 the plan changed'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(buttons.map((b) => b.disabled)).toEqual([false, false, false]);
+  });
+
   it('says what a queued move waits for while it is applied', () => {
     const names = { datastore: (x: string) => ({ 'datastore-2': 'x' } as Record<string, string>)[x] ?? x, vm: () => 'y-small' };
     const waiting = { vmId: 'vm-2', diskKeys: [2000], destinationDatastoreId: 'datastore-2', state: 'QUEUED', progress: null,

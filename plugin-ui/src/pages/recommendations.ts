@@ -29,7 +29,14 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
     clearTimeout(refreshTimer);
   });
 
+  // While a recommendation is applied, dismissed or cancelled, no other Apply, Dismiss or Apply all can be clicked:
+  // a second click would act on a plan the first is changing. They come back only if the action ends without a refresh.
+  const actionButtons = () => Array.from(root.querySelectorAll<HTMLButtonElement>(
+    '[data-testid^="apply-"], [data-testid^="dismiss-"], [data-testid^="cancel-"]'));
   const act = async (r: RecommendationView, what: 'apply' | 'dismiss' | 'cancel') => {
+    const held = actionButtons().filter((b) => !b.disabled);
+    held.forEach((b) => { b.disabled = true; });
+    const release = () => held.forEach((b) => { b.disabled = false; });
     clear(status);
     status.append(h('span', null, `${what === 'apply' ? 'Applying' : what === 'dismiss' ? 'Dismissing' : 'Cancelling'} recommendation ${r.id}…`));
     try {
@@ -55,6 +62,7 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
     } catch (e) {
       clear(status);
       status.append(errorBox(what === 'apply' ? 'Apply' : what === 'dismiss' ? 'Dismiss' : 'Cancel', e));
+      release();
     }
   };
 
@@ -81,13 +89,14 @@ export async function recommendationsPage(ctx: PageContext): Promise<HTMLElement
         /^applying$/i.test(r.state) ? button('Cancel', () => void act(r, 'cancel'), { small: true, kind: 'link', ariaLabel: `Cancel recommendation ${r.id}`, testId: `cancel-${r.id}` }) : null] },
   ];
 
-  return h('div', { 'data-testid': 'page-recommendations' },
+  const root = h('div', { 'data-testid': 'page-recommendations' },
     pageHeader(`Recommendations — ${c.name}`, `Automation level ${c.settings.automationLevel}; ${pending.length} pending`,
       button('Apply all', () => ctx.host.openModal(routeHref('modal/apply', { cluster: c.id }), 'Apply Storage DRS recommendations', () => ctx.refresh()), { kind: 'primary', small: true, testId: 'apply-all', disabled: pending.length === 0 }),
       button('Run Storage DRS now', () => ctx.host.openModal(routeHref('modal/run-now', { cluster: c.id }), 'Run Storage DRS now', () => ctx.refresh()), { small: true, testId: 'run-now' })),
     status,
     table('Pending recommendations', cols(true), pending, 'none — the cluster is balanced or Storage DRS has not run yet.', 'pending-table'),
     table('Earlier recommendations', cols(false), done, 'none.', 'done-table'));
+  return root;
 }
 
 /** "db-01 disk 2000 → ssd-01 RUNNING 40 %; …", a queued move with what it waits for (a parent move, a limit). */
