@@ -163,6 +163,22 @@ try {
       assert(!(await page.locator('#main [data-testid="error"]').count()), `error shown: ${await page.locator('#main [data-testid="error"]').first().innerText().catch(() => '')}`);
       if (name.startsWith('datastore-')) {
         await page.waitForSelector('[data-testid="lq-plot"] canvas', { timeout: 10000 });
+        // the L-Q plot shows the cluster's I/O latency threshold, tells its series apart in the legend and reads out
+        // the values under the cursor
+        const threshold = (await api(`/api/v1/clusters/${q(cluster.id)}`)).settings.latencyThresholdMs;
+        const legend = await page.$$eval('[data-testid="lq-plot"] .u-legend .u-series', (rows) => rows
+          .filter((r) => r.querySelector('.u-marker'))
+          .map((r) => {
+            const st = getComputedStyle(r.querySelector('.u-marker'));
+            return { label: r.querySelector('.u-label')?.textContent ?? '', marker: `${st.borderStyle} ${st.borderColor} ${st.backgroundColor}` };
+          }));
+        assert(legend.some((l) => l.label === `I/O latency threshold ${threshold} ms`), `legend: ${legend.map((l) => l.label).join(', ')}`);
+        const markers = legend.map((l) => l.marker);
+        assert(new Set(markers).size === markers.length, `legend markers alike: ${legend.map((l) => `${l.label}: ${l.marker}`).join('; ')}`);
+        const over = await page.locator('[data-testid="lq-plot"] .u-over').boundingBox();
+        await page.mouse.move(over.x + over.width / 2, over.y + over.height / 2);
+        const values = await page.$$eval('[data-testid="lq-plot"] .u-legend .u-value', (vs) => vs.map((v) => v.textContent ?? ''));
+        assert(values.includes(`${threshold.toFixed(2)} ms`), `hover reads out: ${values.join(', ') || 'nothing'}`);
       }
       if (name === 'overview') {
         const rows = await page.locator('[data-testid="datastores-table"] tbody tr').count();

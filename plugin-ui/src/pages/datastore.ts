@@ -37,7 +37,7 @@ export async function datastorePage(ctx: PageContext): Promise<HTMLElement> {
     if (model instanceof Error) return errorBox('Model', model);
     const m = (model as ModelView).model;
     const line = lineOf(m.parameters) ?? fitLine(m.fitPoints ?? []);
-    const plot = lqPlot(`L-Q plot of ${name}`, m.fitPoints ?? [], line);
+    const plot = lqPlot(`L-Q plot of ${name}`, m.fitPoints ?? [], line, ctx.cluster?.settings.latencyThresholdMs ?? null);
     queueMicrotask(() => requestAnimationFrame(() => plot.redraw()));
     ctx.host.onThemeChange(() => plot.redraw());
     ctx.onLeave(plot.destroy);
