@@ -20,9 +20,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,19 +61,19 @@ public class CongestionThresholdPublisher {
     private final Map<String, Map<String, Double>> delivered = new HashMap<>();
     private final AtomicLong generation = new AtomicLong();
     /** Datastores sent SIOC's default threshold, so that the reason is logged once, not every minute. */
-    private final java.util.Set<String> onSiocDefault = new java.util.HashSet<>();
+    private final Set<String> onSiocDefault = new HashSet<>();
     private long lastFullRefreshMs = Long.MIN_VALUE;
     private final ObjectProvider<VSphereClient> clients;
     private final Duration vcenterTimeout;
     /** datastore id → the congestion threshold (ms, manual) vCenter holds, as this server set it or read it. */
     private final Map<String, Integer> heldByVCenter = new HashMap<>();
     /** Datastores whose L_α is outside vSphere's range, so that this is logged once, not every minute. */
-    private final java.util.Set<String> outsideVSphereRange = new java.util.HashSet<>();
+    private final Set<String> outsideVSphereRange = new HashSet<>();
     private final AtomicLong vcenterWrites = new AtomicLong();
 
     public CongestionThresholdPublisher(ClusterStateAssembler assembler, ClusterPolicies policies, AgentDirectives directives, Clock clock,
                                         @Value("${sdrs.balancing.congestion-cap-ms:0}") double capMs,
-                                        @Value("${sdrs.balancing.congestion-refresh:PT10M}") java.time.Duration refresh,
+                                        @Value("${sdrs.balancing.congestion-refresh:PT10M}") Duration refresh,
                                         ObjectProvider<VSphereClient> clients, VCenterProperties vcenter) {
         this.clients = clients;
         this.vcenterTimeout = vcenter.getTimeout();
@@ -188,7 +191,7 @@ public class CongestionThresholdPublisher {
                 vcenterWrites.incrementAndGet();
                 heldByVCenter.put(w.id(), ms);
                 log.info("congestion threshold of datastore {} set in vCenter: {} ms, manual (L_alpha = {} ms, was {})",
-                        w.name(), ms, String.format(java.util.Locale.ROOT, "%.2f", w.latencyMs()), held == null ? "not manual" : held + " ms");
+                        w.name(), ms, String.format(Locale.ROOT, "%.2f", w.latencyMs()), held == null ? "not manual" : held + " ms");
             } catch (VimFaultException | RuntimeException e) {
                 heldByVCenter.remove(w.id());
                 String reason = e instanceof VimFaultException f ? f.faultType() + ": " + f.getMessage() : e.toString();
@@ -210,7 +213,7 @@ public class CongestionThresholdPublisher {
             outsideVSphereRange.remove(w.id());
         } else if (outsideVSphereRange.add(w.id())) {
             log.info("congestion threshold of datastore {}: L_alpha = {} ms is outside vSphere's {}-{} ms; vCenter is given {} ms",
-                    w.name(), String.format(java.util.Locale.ROOT, "%.2f", w.latencyMs()), VSPHERE_MIN_MS, VSPHERE_MAX_MS, Math.round(t));
+                    w.name(), String.format(Locale.ROOT, "%.2f", w.latencyMs()), VSPHERE_MIN_MS, VSPHERE_MAX_MS, Math.round(t));
         }
         return t;
     }

@@ -4,8 +4,11 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Whether the in-memory statistics ({@link WorkloadPercentiles}, each disk's newest stored window) are
@@ -44,14 +47,14 @@ public class StatisticsWarmup implements HealthIndicator {
     }
 
     /** Waits at most {@code timeout} for the rebuild; true when it has finished (false also when it failed). */
-    public boolean awaitFor(java.time.Duration timeout) {
+    public boolean awaitFor(Duration timeout) {
         try {
-            rebuilt.get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            rebuilt.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             return false;
         }
     }
